@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "mockidp",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mockidp", targets: ["mockidp"]),
+        .library(name: "MockIDP", targets: ["MockIDP"]),
+        .library(name: "MockIDPTesting", targets: ["MockIDPTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // System libraries: Debian packages named so SwiftPM can say what to install.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "MockIDPHTTP", dependencies: [
+            "CMicroHTTPD",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "MockIDPJOSE", dependencies: ["COpenSSL"]),
+        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE"]),
+        .target(
+            name: "MockIDPConfiguration",
+            dependencies: ["MockIDPCore", .product(name: "Yams", package: "Yams")],
+            resources: [.embedInCode("Resources/default.yaml")]
+        ),
+        .target(name: "MockIDP", dependencies: [
+            "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "MockIDPTesting", dependencies: ["MockIDP", "MockIDPCore", "MockIDPConfiguration"]),
+        .executableTarget(name: "mockidp", dependencies: [
+            "MockIDP", "MockIDPConfiguration", "MockIDPCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP"]),
+        .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
+        .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
+        .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),
+        .testTarget(name: "MockIDPTests", dependencies: ["MockIDP", "MockIDPHTTP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
+        .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDPCore"]),
+        .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
+    ]
+)

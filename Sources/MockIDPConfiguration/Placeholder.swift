@@ -1,0 +1,1 @@
+let embedded = PackageResources.default_yaml

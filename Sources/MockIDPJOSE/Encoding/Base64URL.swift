@@ -1,0 +1,63 @@
+/// Base64url without padding (RFC 4648 §5), as JOSE uses it; standard base64 for `x5c`.
+public enum Base64URL {
+    private static let urlAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let standardAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let decodeTable: [Int8] = {
+        var t = [Int8](repeating: -1, count: 256)
+        for (i, c) in urlAlphabet.enumerated() { t[Int(c)] = Int8(i) }
+        t[Int(UInt8(ascii: "+"))] = 62
+        t[Int(UInt8(ascii: "/"))] = 63
+        return t
+    }()
+
+    /// Base64url text, no padding.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: encodeBytes(bytes, alphabet: urlAlphabet, pad: false), as: UTF8.self)
+    }
+
+    /// Standard base64 text with padding (for `x5c` and PEM bodies).
+    public static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: encodeBytes(bytes, alphabet: standardAlphabet, pad: true), as: UTF8.self)
+    }
+
+    /// Decodes base64url or standard base64, padded or not; nil when the text is not base64.
+    /// Whitespace is refused, except where `ignoringWhitespace` (PEM bodies, `x5c` with line breaks).
+    public static func decode(_ text: some StringProtocol, ignoringWhitespace: Bool = false) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        var acc: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        for c in text.utf8 {
+            if c == UInt8(ascii: "=") { padding += 1; continue }
+            if ignoringWhitespace, c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { continue }
+            guard padding == 0 else { return nil }
+            let v = decodeTable[Int(c)]
+            guard v >= 0 else { return nil }
+            acc = acc << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((acc >> UInt32(bits)) & 0xFF))
+            }
+        }
+        // 6 leftover bits can never come from whole bytes; padding beyond 2 is malformed.
+        guard bits < 6, padding <= 2 else { return nil }
+        return out
+    }
+
+    private static func encodeBytes(_ bytes: some Collection<UInt8>, alphabet: [UInt8], pad: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var it = bytes.makeIterator()
+        while let b0 = it.next() {
+            let b1 = it.next(), b2 = it.next()
+            let n = UInt32(b0) << 16 | UInt32(b1 ?? 0) << 8 | UInt32(b2 ?? 0)
+            out.append(alphabet[Int(n >> 18 & 63)])
+            out.append(alphabet[Int(n >> 12 & 63)])
+            if b1 != nil { out.append(alphabet[Int(n >> 6 & 63)]) } else if pad { out.append(UInt8(ascii: "=")) }
+            if b2 != nil { out.append(alphabet[Int(n & 63)]) } else if pad { out.append(UInt8(ascii: "=")) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,90 @@
+/// A JSON value that keeps object member order and tells integers from fractions, so that
+/// documents and token claims are written exactly in the order and form they were built.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+extension JSONValue {
+    /// The string, when this is one.
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    /// The integer, when this is an integer or a double with no fraction (JWT NumericDates may be either).
+    public var intValue: Int? {
+        switch self {
+        case .int(let i): i
+        case .double(let d) where d.rounded(.towardZero) == d && abs(d) < 9.0e15: Int(d)
+        default: nil
+        }
+    }
+    /// The number as a double, when this is a number.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        default: nil
+        }
+    }
+    /// The boolean, when this is one.
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    /// The members, when this is an object.
+    public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
+    /// The member `key`, when this is an object that has it.
+    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+/// The members of a JSON object, in insertion order; setting an existing key keeps its place.
+public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var members: [(key: String, value: JSONValue)] = []
+    private var index: [String: Int] = [:]
+
+    public init() {}
+    public init(_ pairs: some Sequence<(String, JSONValue)>) { for (k, v) in pairs { self[k] = v } }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+
+    /// The value of `key`; setting nil removes it.
+    public subscript(key: String) -> JSONValue? {
+        get { index[key].map { members[$0].value } }
+        set {
+            if let newValue {
+                if let i = index[key] { members[i].value = newValue } else {
+                    index[key] = members.count
+                    members.append((key, newValue))
+                }
+            } else if let i = index.removeValue(forKey: key) {
+                members.remove(at: i)
+                for j in i..<members.count { index[members[j].key] = j }
+            }
+        }
+    }
+    public var keys: [String] { members.map(\.key) }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
+
+    /// Sets every member of `other`, overriding members with the same key.
+    public mutating func merge(_ other: JSONObject) { for (k, v) in other { self[k] = v } }
+
+    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+        a.members.count == b.members.count && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+    public func hash(into h: inout Hasher) { for (k, v) in members { h.combine(k); h.combine(v) } }
+}
