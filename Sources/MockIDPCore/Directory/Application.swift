@@ -1,0 +1,83 @@
+/// An app registration: a client that asks for tokens, an API that tokens are for, or both.
+public struct Application: Sendable, Equatable {
+    /// The application (client) ID, lower-case GUID.
+    public var clientID: String
+    public var name: String?
+    public var type: ClientType
+    public var secret: String?
+    /// Public certificates accepted for client assertions.
+    public var certificates: [ClientCertificate]
+    public var redirectURIs: [String]
+    public var identifierURIs: [String]
+    /// Delegated scopes this app exposes as an API.
+    public var scopes: [String]
+    /// App roles this app defines as an API.
+    public var appRoles: [String]
+    /// What this app may call: an API (client ID or identifier URI) and the scopes or roles granted on it.
+    public var apiPermissions: [APIPermission]
+    /// The version of access tokens issued for this app as an API. Entra: an unset
+    /// `accessTokenAcceptedVersion` means version 1 tokens.
+    public var accessTokenVersion: Int?
+    public var multiTenant: Bool
+
+    public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,
+                certificates: [ClientCertificate] = [], redirectURIs: [String] = [], identifierURIs: [String] = [],
+                scopes: [String] = [], appRoles: [String] = [], apiPermissions: [APIPermission] = [],
+                accessTokenVersion: Int? = nil, multiTenant: Bool = false) {
+        self.clientID = clientID
+        self.name = name
+        self.type = type
+        self.secret = secret
+        self.certificates = certificates
+        self.redirectURIs = redirectURIs
+        self.identifierURIs = identifierURIs
+        self.scopes = scopes
+        self.appRoles = appRoles
+        self.apiPermissions = apiPermissions
+        self.accessTokenVersion = accessTokenVersion
+        self.multiTenant = multiTenant
+    }
+
+    /// The name Entra shows in messages.
+    public var displayName: String { name ?? clientID }
+    /// The version of access tokens for this app as an API.
+    public var effectiveAccessTokenVersion: Int { accessTokenVersion ?? 1 }
+    /// Whether the client can keep a credential (a secret or a certificate).
+    public var isConfidential: Bool { type == .confidential }
+}
+
+/// The kind of client an app registration is.
+public enum ClientType: String, Sendable, CaseIterable {
+    /// Mobile and desktop apps: no credential.
+    case `public`
+    /// Single-page apps: no credential, PKCE required, cross-origin redemption.
+    case spa
+    /// Web apps and daemons that hold a secret or a certificate.
+    case confidential
+}
+
+/// A public certificate an app may sign client assertions with.
+public struct ClientCertificate: Sendable, Equatable {
+    /// Where the certificate came from (a configuration path), for messages.
+    public var source: String
+    /// The certificate, PEM.
+    public var pem: String
+
+    public init(source: String, pem: String) {
+        self.source = source
+        self.pem = pem
+    }
+}
+
+/// Permissions an app holds on one API.
+public struct APIPermission: Sendable, Equatable {
+    /// The API: a client ID, an identifier URI, or `https://graph.microsoft.com`.
+    public var resource: String
+    /// Delegated scopes or app roles on that API.
+    public var values: [String]
+
+    public init(resource: String, values: [String]) {
+        self.resource = resource
+        self.values = values
+    }
+}

@@ -1,0 +1,40 @@
+import MockIDPJOSE
+
+/// GUIDs as Entra writes them: lower-case, 8-4-4-4-12 hex digits.
+public enum GUID {
+    /// Whether `text` is a GUID in 8-4-4-4-12 form (either case).
+    public static func isValid(_ text: some StringProtocol) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (i, b) in bytes.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard b == UInt8(ascii: "-") else { return false }
+            } else {
+                guard isHexDigit(b) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// A random (version 4) GUID from the given bytes source.
+    public static func random(_ random: RandomSource) -> String { format(version: 4, random.bytes(16)) }
+
+    /// A name-based GUID (version 5 layout over SHA-256): the same name always gives the same GUID.
+    public static func derived(from name: String) -> String { format(version: 5, Array(Digest.sha256(Array(name.utf8)).prefix(16))) }
+
+    private static func format(version: UInt8, _ input: [UInt8]) -> String {
+        var b = input
+        b[6] = (b[6] & 0x0F) | (version << 4)
+        b[8] = (b[8] & 0x3F) | 0x80
+        let hex = b.map { byte -> String in
+            let s = String(byte, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined()
+        let c = Array(hex)
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+
+    private static func isHexDigit(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+    }
+}

@@ -1,0 +1,48 @@
+/// A directory: an Entra ID tenant or an Azure AD B2C tenant, with its users and app registrations.
+public struct Tenant: Sendable, Equatable {
+    /// The tenant GUID, lower-case.
+    public var id: String
+    /// Verified domains; the first is the primary one.
+    public var domains: [String]
+    public var name: String?
+    public var cloud: CloudName
+    /// Present only for an Azure AD B2C tenant.
+    public var b2c: B2CSettings?
+    public var users: [User]
+    public var apps: [Application]
+
+    public init(id: String, domains: [String] = [], name: String? = nil, cloud: CloudName = .public,
+                b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = []) {
+        self.id = id
+        self.domains = domains
+        self.name = name
+        self.cloud = cloud
+        self.b2c = b2c
+        self.users = users
+        self.apps = apps
+    }
+
+    /// The primary domain, or `{id}.onmicrosoft.com`-less GUID when none is configured.
+    public var primaryDomain: String { domains.first ?? id }
+    /// The display name Entra shows in messages.
+    public var displayName: String { name ?? primaryDomain }
+}
+
+/// The Azure AD B2C part of a tenant.
+public struct B2CSettings: Sendable, Equatable {
+    /// User flows and custom policies, e.g. `B2C_1_signupsignin`.
+    public var policies: [String]
+    /// Which claim carries the policy name.
+    public var policyClaim: PolicyClaim
+
+    public init(policies: [String], policyClaim: PolicyClaim = .tfp) {
+        self.policies = policies
+        self.policyClaim = policyClaim
+    }
+}
+
+/// Where B2C puts the policy name in tokens.
+public enum PolicyClaim: String, Sendable, CaseIterable {
+    case tfp
+    case acr
+}

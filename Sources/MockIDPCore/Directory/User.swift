@@ -1,0 +1,43 @@
+import MockIDPJOSE
+
+/// A person who can sign in to a tenant.
+public struct User: Sendable, Equatable {
+    /// The sign-in name (UPN), compared without regard to case.
+    public var username: String
+    public var password: String
+    public var name: String?
+    /// The object ID (`oid`), lower-case GUID.
+    public var objectID: String
+    public var email: String?
+    /// Group object IDs.
+    public var groups: [String]
+    /// App roles assigned to the user.
+    public var roles: [String]
+    /// Extra claims copied into ID and access tokens.
+    public var claims: JSONObject
+    /// When true, requests that would need multi-factor authentication fail (AADSTS50076).
+    public var requireMFA: Bool
+    /// The home tenant of a guest user.
+    public var homeTenantID: String?
+
+    public init(username: String, password: String, name: String? = nil, objectID: String, email: String? = nil,
+                groups: [String] = [], roles: [String] = [], claims: JSONObject = [:], requireMFA: Bool = false,
+                homeTenantID: String? = nil) {
+        self.username = username
+        self.password = password
+        self.name = name
+        self.objectID = objectID
+        self.email = email
+        self.groups = groups
+        self.roles = roles
+        self.claims = claims
+        self.requireMFA = requireMFA
+        self.homeTenantID = homeTenantID
+    }
+
+    /// A stable object ID for a user who has none configured: a name-based GUID of tenant and username,
+    /// so the same configuration gives the same `oid` on every machine and every start.
+    public static func derivedObjectID(tenantID: String, username: String) -> String {
+        GUID.derived(from: "user:\(tenantID.lowercased()):\(username.lowercased())")
+    }
+}
