@@ -81,3 +81,11 @@ public struct APIPermission: Sendable, Equatable {
         self.values = values
     }
 }
+
+extension ClientCertificate {
+    /// Why `pem` cannot serve as a client certificate, or nil when it can.
+    public static func validationProblem(pem: String) -> String? {
+        // Replaced by a full X.509 parse once the JOSE certificate type lands.
+        pem.contains("-----BEGIN CERTIFICATE-----") ? nil : "is not a PEM certificate"
+    }
+}
