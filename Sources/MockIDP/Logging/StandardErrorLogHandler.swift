@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import MockIDPCore
+
+/// One line per message on standard error: `2026-11-22 10:00:00Z info GET /path 200 0.120ms`.
+/// Written with a single `write(2)` so lines from worker threads never interleave.
+public struct StandardErrorLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    private let label: String
+
+    public init(label: String, level: Logger.Level = .info) {
+        self.label = label
+        self.logLevel = level
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var line = "\(EntraTime.timestamp(Int(ts.tv_sec))) \(event.level) \(event.message)"
+        let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        if !all.isEmpty { line += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        line += "\n"
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}

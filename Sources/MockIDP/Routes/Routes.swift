@@ -1,0 +1,203 @@
+import Logging
+import MockIDPCore
+import MockIDPHTTP
+import MockIDPJOSE
+
+/// The HTTP face of the provider: registers a route for each row of `EndpointTable` and maps requests to
+/// `IdentityProvider` calls and results to responses. Every request is logged once, without secrets.
+struct Routes: Sendable {
+    let provider: IdentityProvider
+    let options: ServerOptions
+    let logger: Logger
+    private var router: Router
+
+    init(provider: IdentityProvider, options: ServerOptions, logger: Logger) {
+        self.provider = provider
+        self.options = options
+        self.logger = logger
+        router = Router(notFound: { request in
+            Self.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+        })
+        register()
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        let start = ContinuousClock.now
+        let response = router.respond(to: request)
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        // Only method, path (never the query: it may hold codes or hints), status and time.
+        logger.info("\(request.method) \(request.path) \(response.status.rawValue) \(String(format3(ms)))ms")
+        return response
+    }
+
+    private mutating func register() {
+        let provider = self.provider
+        for (endpoint, template) in EndpointTable.paths {
+            switch endpoint {
+            case .v2Discovery, .v1Discovery:
+                let version: ProtocolVersion = endpoint == .v2Discovery ? .v2 : .v1
+                router.add(template, methods: ["GET", "HEAD"]) { request, params in
+                    let context = self.context(request)
+                    return self.json(provider.openIDConfiguration(tenant: params["tenant"] ?? "", version: version, context: context),
+                                     context: context, cache: true)
+                }
+            case .v2Keys, .v1Keys:
+                let version: ProtocolVersion = endpoint == .v2Keys ? .v2 : .v1
+                router.add(template, methods: ["GET", "HEAD"]) { request, params in
+                    let context = self.context(request)
+                    return self.json(provider.keySet(tenant: params["tenant"] ?? "", version: version, context: context),
+                                     context: context, cache: true)
+                }
+            case .v2Token, .v1Token:
+                let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
+                router.add(template) { request, params in self.token(request, tenant: params["tenant"] ?? "", version: version) }
+            case .userInfo:
+                router.add(template, methods: ["GET", "POST"]) { request, _ in self.userInfo(request) }
+            case .instanceDiscovery:
+                router.add(template, methods: ["GET", "HEAD"]) { request, _ in
+                    let context = self.context(request)
+                    let served = self.servedHosts(context)
+                    return self.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
+                                                                servedHosts: served, context: context), context: context, cache: false)
+                }
+            case .userRealm:
+                router.add(template, methods: ["GET", "HEAD"]) { request, params in
+                    let context = self.context(request)
+                    return HTTPResponse.json(provider.userRealm(username: params["username"] ?? "", context: context).serialized())
+                }
+            case .health:
+                router.add(template, methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
+            case .v2Authorize, .v1Authorize, .v2DeviceCode, .v1DeviceCode, .v2Logout, .v1Logout, .deviceLogin:
+                // Interactive sign-in (authorize, device code, logout) is the next piece of work; say so plainly.
+                router.add(template) { request, _ in
+                    Self.jsonError(status: HTTPStatus(rawValue: 501), error: "not_implemented",
+                                   description: "\(request.path) is not served by this version of mockidp yet.")
+                }
+            }
+        }
+    }
+
+    // MARK: token
+
+    private func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
+        let context = self.context(request)
+        if request.method == "OPTIONS" {
+            return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
+                                                              "Access-Control-Allow-Methods": "POST, OPTIONS"])
+        }
+        guard request.method == "POST" else {
+            return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context)
+        }
+        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+        guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
+            return oauthError(.malformedRequest("the body must be application/x-www-form-urlencoded"), context: context)
+        }
+        let parameters: [(name: String, value: String)]
+        do { parameters = try URLEncodedForm.decode(request.body) } catch {
+            return oauthError(.malformedRequest(error.description), context: context)
+        }
+        let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
+                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
+        switch provider.token(tokenRequest, context: context) {
+        case .success(let response):
+            var r = HTTPResponse.json(response.body.serialized())
+            r.headers["Cache-Control"] = "no-store, no-cache"
+            r.headers["Pragma"] = "no-cache"
+            return r
+        case .failure(let error):
+            return oauthError(error, context: context)
+        }
+    }
+
+    /// `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
+    static func basicCredentials(_ header: String?) -> (clientID: String, secret: String)? {
+        guard let header, header.lowercased().hasPrefix("basic ") else { return nil }
+        guard let bytes = Base64URL.decode(header.dropFirst(6).trimmingSpaces()),
+              let text = String(validating: bytes, as: UTF8.self), let colon = text.firstIndex(of: ":") else { return nil }
+        guard let id = try? URLEncodedForm.percentDecode(text[..<colon]),
+              let secret = try? URLEncodedForm.percentDecode(text[text.index(after: colon)...]) else { return nil }
+        return (id, secret)
+    }
+
+    // MARK: userinfo
+
+    private func userInfo(_ request: HTTPRequest) -> HTTPResponse {
+        let context = self.context(request)
+        var bearer: String?
+        if let auth = request.headers["Authorization"], auth.lowercased().hasPrefix("bearer ") {
+            bearer = String(auth.dropFirst(7)).trimmingSpaces()
+        }
+        switch provider.userInfo(bearerToken: bearer) {
+        case .success(let info): return HTTPResponse.json(info.serialized())
+        case .failure(let error):
+            var r = oauthError(error, context: context)
+            r.headers["WWW-Authenticate"] = "Bearer error=\"invalid_token\", error_description=\"\(error.message)\""
+            return r
+        }
+    }
+
+    // MARK: mapping
+
+    /// The base URL the client used: `--public-url`, else the listener's scheme with the request's `Host`.
+    func context(_ request: HTTPRequest) -> RequestContext {
+        let correlation = request.headers["client-request-id"].flatMap { GUID.isValid($0) ? $0.lowercased() : nil }
+        if let publicURL = options.publicURL {
+            return RequestContext(baseURL: publicURL, host: HostHeader.hostName(of: publicURL), correlationID: correlation)
+        }
+        let scheme = request.isSecure ? "https" : "http"
+        let host = request.headers["Host"].flatMap(HostHeader.validated) ?? HostHeader.listenerAuthority(options.host, port: request.localPort)
+        return RequestContext(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host), correlationID: correlation)
+    }
+
+    /// Host names this server answers for: loopback, the listen address, the request's host, configured hosts.
+    func servedHosts(_ context: RequestContext) -> Set<String> {
+        var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", context.host, options.host.lowercased()]
+        for h in provider.configuration.hosts { hosts.insert(h.lowercased()) }
+        return hosts
+    }
+
+    private func json(_ result: Result<JSONValue, OAuthError>, context: RequestContext, cache: Bool) -> HTTPResponse {
+        switch result {
+        case .success(let document):
+            var r = HTTPResponse.json(document.serialized())
+            if cache {
+                r.headers["Cache-Control"] = "max-age=86400, private"
+                r.headers["Access-Control-Allow-Origin"] = "*"
+                r.headers["Access-Control-Allow-Methods"] = "GET, OPTIONS"
+            }
+            return r
+        case .failure(let error):
+            return oauthError(error, context: context)
+        }
+    }
+
+    func oauthError(_ error: OAuthError, context: RequestContext) -> HTTPResponse {
+        let trace = provider.newGUID()
+        let body = error.responseBody(traceID: trace, correlationID: context.correlationID ?? provider.newGUID(),
+                                      timestamp: EntraTime.timestamp(provider.clock.now()))
+        var r = HTTPResponse.json(body.serialized(), status: HTTPStatus(rawValue: error.status))
+        r.headers["Cache-Control"] = "no-store, no-cache"
+        r.headers["Pragma"] = "no-cache"
+        r.headers["x-ms-request-id"] = trace
+        if error.status >= 400 { logger.debug("rejected: \(error.reason)") }
+        return r
+    }
+
+    static func jsonError(status: HTTPStatus, error: String, description: String) -> HTTPResponse {
+        let body: JSONValue = ["error": .string(error), "error_description": .string(description)]
+        return HTTPResponse.json(body.serialized(), status: status)
+    }
+}
+
+private func format3(_ v: Double) -> String {
+    let scaled = Int((v * 1000).rounded())
+    let frac = scaled % 1000
+    return "\(scaled / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> String {
+        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}

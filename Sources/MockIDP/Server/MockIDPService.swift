@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import ServiceLifecycle
+
+/// Runs a server until graceful shutdown (SIGINT or SIGTERM through ServiceLifecycle): starts it, prints
+/// `mockidp listening on <base-url>` per listener on standard output, writes the ready file, then waits.
+public struct MockIDPService: Service {
+    let server: MockIdentityProviderServer
+    let readyFile: String?
+    let logger: Logger
+
+    public init(server: MockIdentityProviderServer, readyFile: String?, logger: Logger) {
+        self.server = server
+        self.readyFile = readyFile
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        try server.start()
+        var out = ""
+        for url in server.baseURLs { out += "mockidp listening on \(url)\n" }
+        var bytes = Array(out.utf8)
+        bytes.withUnsafeMutableBytes { _ = write(1, $0.baseAddress, $0.count) }
+        if let readyFile, let first = server.baseURLs.first {
+            try StateDirectory(path: ".").writeReadyFile(readyFile, contents: first + "\n")
+        }
+        if let ca = server.caCertificatePath { logger.info("trust the CA at \(ca)") }
+        // Returns when SIGINT or SIGTERM arrives (or the task is cancelled).
+        try? await gracefulShutdown()
+        logger.info("shutting down")
+        server.stop()
+    }
+}
+
+extension StateDirectory {
+    /// Writes the ready file (any path) atomically.
+    func writeReadyFile(_ path: String, contents: String) throws(MockIDPError) {
+        let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw MockIDPError("cannot write the ready file \(path): \(String(cString: strerror(errno)))") }
+        let bytes = Array(contents.utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard rename(path + ".tmp", path) == 0 else { throw MockIDPError("cannot write the ready file \(path)") }
+    }
+}

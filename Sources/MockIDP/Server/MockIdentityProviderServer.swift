@@ -1,0 +1,86 @@
+import Logging
+import MockIDPCore
+import MockIDPHTTP
+import MockIDPJOSE
+
+/// The embeddable server: an `IdentityProvider` behind libmicrohttpd listeners, with the state directory's keys
+/// and certificate. `mockidp serve` and `MockIDPTesting` both run this.
+public final class MockIdentityProviderServer: Sendable {
+    /// The provider answering requests.
+    public let provider: IdentityProvider
+    public let options: ServerOptions
+    /// The state directory in use.
+    public let stateDirectory: StateDirectory
+    private let http: HTTPServer
+    private let logger: Logger
+
+    /// Loads or creates keys and certificates, and prepares (does not start) the listeners.
+    public init(configuration: IdentityProviderConfiguration, options: ServerOptions, logger: Logger,
+                clock: ProviderClock = .system()) throws(MockIDPError) {
+        self.options = options
+        self.logger = logger
+        let state = StateDirectory(path: options.stateDirectory)
+        stateDirectory = state
+        let signingKey: SigningKey
+        do { signingKey = try state.signingKey() } catch { throw MockIDPError(error.description) }
+        provider = IdentityProvider(configuration: configuration, signingKeys: [signingKey], clock: clock)
+
+        var tls: HTTPServer.TLSIdentity?
+        if options.tls {
+            let names = Self.certificateNames(configuration: configuration, options: options)
+            do {
+                let identity = try state.tlsIdentity(dnsNames: names.dns, ipAddresses: names.ip, now: clock.now())
+                tls = HTTPServer.TLSIdentity(certificateChainPEM: identity.chainPEM, privateKeyPEM: identity.keyPEM)
+            } catch { throw MockIDPError(error.description) }
+        }
+        var httpConfiguration = HTTPServer.Configuration(listeners: options.ports.map { HTTPServer.Listener(host: options.host, port: $0) }, tls: tls)
+        if let threads = options.threadsPerListener { httpConfiguration.threadsPerListener = threads }
+        let routes = Routes(provider: provider, options: options, logger: logger)
+        http = HTTPServer(configuration: httpConfiguration, logger: logger) { request in routes.respond(to: request) }
+    }
+
+    /// Binds every listener; throws one clear sentence when a port cannot be used.
+    public func start() throws(MockIDPError) {
+        do { try http.start() } catch { throw MockIDPError(error.description) }
+    }
+
+    /// The base URL of each listener, in the order of the ports asked for.
+    public var baseURLs: [String] { http.boundListeners.map(\.baseURL) }
+
+    /// Stops accepting, lets requests in flight finish (up to `gracePeriod`), then closes.
+    public func stop(gracePeriod: Duration = .seconds(5)) { http.stop(gracePeriod: gracePeriod) }
+
+    /// The local CA clients must trust, as PEM (nil with `--no-tls`).
+    public var caCertificatePath: String? { options.tls ? stateDirectory.caCertificatePath : nil }
+
+    /// The names the TLS certificate must carry: loopback, the listen address, configured hosts and cloud hosts.
+    static func certificateNames(configuration: IdentityProviderConfiguration, options: ServerOptions) -> (dns: [String], ip: [String]) {
+        var dns = ["localhost"]
+        var ip = ["127.0.0.1", "::1"]
+        func add(_ name: String) {
+            let n = name.lowercased()
+            if n.contains(":") || n.allSatisfy({ $0.isNumber || $0 == "." }) {
+                if !ip.contains(n), !n.isEmpty, n != "0.0.0.0", n != "::" { ip.append(n) }
+            } else if !dns.contains(n), !n.isEmpty {
+                dns.append(n)
+            }
+        }
+        add(options.host)
+        configuration.hosts.forEach(add)
+        for tenant in configuration.tenants where tenant.cloud != .public || tenant.b2c != nil {
+            let cloud = Cloud.named(tenant.cloud)
+            cloud.aliases.forEach(add)
+            if tenant.b2c != nil {
+                let label = tenant.primaryDomain.split(separator: ".").first.map(String.init) ?? tenant.id
+                add("\(label).\(cloud.b2cHostSuffix)")
+            }
+        }
+        return (dns, ip)
+    }
+}
+
+/// The server cannot start or run; one clear sentence.
+public struct MockIDPError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

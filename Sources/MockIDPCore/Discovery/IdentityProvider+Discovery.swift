@@ -1,0 +1,169 @@
+import MockIDPJOSE
+
+extension IdentityProvider {
+    /// The OpenID configuration of a tenant, shaped and ordered as Entra's (reference/entra-protocol.md §1.1, §1.2).
+    public func openIDConfiguration(tenant segment: String, version: ProtocolVersion,
+                                    context: RequestContext) -> Result<JSONValue, OAuthError> {
+        guard let authority = Authority(segment: segment, directory: directory) else {
+            return .failure(.tenantNotFound(segment, forDiscovery: true))
+        }
+        let cloud = self.cloud(for: context, tenant: authority.specificTenant)
+        let base = context.baseURL
+        let t = authority.pathSegment
+        func url(_ e: Endpoint) -> JSONValue { .string(EndpointTable.url(e, baseURL: base, tenant: t)) }
+        let region: JSONValue = authority.specificTenant == nil ? .null : "WW"
+        var d = JSONObject()
+        switch version {
+        case .v2:
+            d["token_endpoint"] = url(.v2Token)
+            d["token_endpoint_auth_methods_supported"] = ["client_secret_post", "private_key_jwt", "client_secret_basic"]
+            d["jwks_uri"] = url(.v2Keys)
+            d["response_modes_supported"] = ["query", "fragment", "form_post"]
+            d["subject_types_supported"] = ["pairwise"]
+            d["id_token_signing_alg_values_supported"] = ["RS256"]
+            d["response_types_supported"] = ["code", "id_token", "code id_token", "id_token token"]
+            d["scopes_supported"] = ["openid", "profile", "email", "offline_access"]
+            d["issuer"] = .string("\(base)/\(authority.issuerTenant)/v2.0")
+            d["request_uri_parameter_supported"] = false
+            // Entra points at Graph's userinfo; this server answers it itself so clients can call it.
+            d["userinfo_endpoint"] = .string(EndpointTable.url(.userInfo, baseURL: base))
+            d["authorization_endpoint"] = url(.v2Authorize)
+            d["device_authorization_endpoint"] = url(.v2DeviceCode)
+            d["http_logout_supported"] = true
+            d["frontchannel_logout_supported"] = true
+            d["end_session_endpoint"] = url(.v2Logout)
+            d["claims_supported"] = ["sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name",
+                                     "msgraph_host", "aud", "exp", "iat", "auth_time", "acr", "nonce", "preferred_username",
+                                     "name", "tid", "ver", "at_hash", "c_hash", "email"]
+            d["kerberos_endpoint"] = .string("\(base)/\(t)/kerberos")
+            d["tenant_region_scope"] = region
+            d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
+            d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
+            d["msgraph_host"] = .string(cloud.msgraphHost)
+            d["rbac_url"] = "https://pas.windows.net"
+        case .v1:
+            d["token_endpoint"] = url(.v1Token)
+            d["token_endpoint_auth_methods_supported"] = ["client_secret_post", "private_key_jwt", "client_secret_basic"]
+            d["jwks_uri"] = .string(EndpointTable.url(.v1Keys, baseURL: base, tenant: "common"))
+            d["response_modes_supported"] = ["query", "fragment", "form_post"]
+            d["subject_types_supported"] = ["pairwise"]
+            d["id_token_signing_alg_values_supported"] = ["RS256"]
+            d["response_types_supported"] = ["code", "id_token", "code id_token", "token id_token", "token"]
+            d["scopes_supported"] = ["openid"]
+            d["issuer"] = .string("https://\(cloud.v1IssuerHost)/\(authority.issuerTenant)/")
+            d["microsoft_multi_refresh_token"] = true
+            d["authorization_endpoint"] = url(.v1Authorize)
+            d["device_authorization_endpoint"] = url(.v1DeviceCode)
+            d["http_logout_supported"] = true
+            d["frontchannel_logout_supported"] = true
+            d["end_session_endpoint"] = url(.v1Logout)
+            d["claims_supported"] = ["sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name",
+                                     "msgraph_host", "aud", "exp", "iat", "auth_time", "acr", "amr", "nonce", "email",
+                                     "given_name", "family_name", "nickname"]
+            d["check_session_iframe"] = .string("\(base)/\(t)/oauth2/checksession")
+            d["userinfo_endpoint"] = .string("\(base)/\(t)/openid/userinfo")
+            d["kerberos_endpoint"] = .string("\(base)/\(t)/kerberos")
+            d["tenant_region_scope"] = region
+            d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
+            d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
+            d["msgraph_host"] = .string(cloud.msgraphHost)
+            d["rbac_url"] = "https://pas.windows.net"
+        }
+        return .success(.object(d))
+    }
+
+    /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not (§6).
+    public func keySet(tenant segment: String, version: ProtocolVersion, context: RequestContext) -> Result<JSONValue, OAuthError> {
+        guard let authority = Authority(segment: segment, directory: directory) else {
+            return .failure(.tenantNotFound(segment, forDiscovery: true))
+        }
+        let issuer: String? = version == .v2 ? "\(context.baseURL)/\(authority.issuerTenant == "{tenantid}" ? "{tenantid}" : authority.issuerTenant)/v2.0" : nil
+        var keys: [JSONWebKey] = []
+        for key in signingKeys {
+            do { keys.append(try key.jsonWebKey(issuer: issuer)) } catch {
+                return .failure(OAuthError(error: "server_error", message: "The key set could not be built.", status: 500,
+                                           reason: "building the JWK failed: \(error)"))
+            }
+        }
+        return .success(JSONWebKeySet(keys: keys).json)
+    }
+
+    /// `/common/discovery/instance` (§2): the tenant discovery endpoint for the tenant named in
+    /// `authorization_endpoint`, and cloud metadata whose first entry is this server's own host.
+    public func instanceDiscovery(authorizationEndpoint: String?, servedHosts: Set<String>,
+                                  context: RequestContext) -> Result<JSONValue, OAuthError> {
+        var tenant = "common"
+        var v1 = false
+        if let endpoint = authorizationEndpoint {
+            guard let parsed = ParsedURL(endpoint), servedHosts.contains(parsed.host) || Cloud.forHost(parsed.host) != nil else {
+                return .failure(.unknownInstance())
+            }
+            let segments = parsed.path.split(separator: "/").map(String.init)
+            if let first = segments.first { tenant = first }
+            v1 = !segments.contains("v2.0")
+        }
+        let discovery = EndpointTable.url(v1 ? .v1Discovery : .v2Discovery, baseURL: context.baseURL, tenant: tenant)
+        let own = ParsedURL(context.baseURL)?.hostAndPort ?? context.host
+        var metadata: [JSONValue] = [[
+            "preferred_network": .string(own), "preferred_cache": .string(own), "aliases": [.string(own)],
+        ]]
+        for cloud in Cloud.all {
+            metadata.append([
+                "preferred_network": .string(cloud.preferredNetworkHost),
+                "preferred_cache": .string(cloud.preferredCacheHost),
+                "aliases": .array(cloud.aliases.map { .string($0) }),
+            ])
+        }
+        return .success([
+            "tenant_discovery_endpoint": .string(discovery),
+            "api-version": "1.1",
+            "metadata": .array(metadata),
+        ])
+    }
+
+    /// `/common/userrealm/{username}`: managed for a configured domain, unknown otherwise (§3.4).
+    public func userRealm(username: String, context: RequestContext) -> JSONValue {
+        let domain = username.split(separator: "@").last.map(String.init) ?? username
+        guard let tenant = directory.tenant(domain) else {
+            return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]
+        }
+        return [
+            "ver": "1.0", "account_type": "Managed", "domain_name": .string(domain.lowercased()),
+            "cloud_instance_name": .string(cloud(for: context, tenant: tenant).cloudInstanceName),
+            "cloud_audience_urn": "urn:federation:MicrosoftOnline",
+        ]
+    }
+}
+
+/// The parts of an absolute URL this module needs.
+struct ParsedURL {
+    var scheme: String
+    var host: String
+    var port: Int?
+    var path: String
+
+    var hostAndPort: String { port.map { "\(host):\($0)" } ?? host }
+
+    init?(_ text: String) {
+        guard let schemeEnd = text.firstRange(of: "://") else { return nil }
+        scheme = String(text[..<schemeEnd.lowerBound]).lowercased()
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        path = String(rest[authorityEnd...].prefix { $0 != "?" && $0 != "#" })
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = String(authority[authority.startIndex...close]).lowercased()
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") { guard let p = Int(after.dropFirst()) else { return nil }; port = p } else { port = nil }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = String(authority[..<colon]).lowercased()
+            guard let p = Int(authority[authority.index(after: colon)...]) else { return nil }
+            port = p
+        } else {
+            host = String(authority).lowercased()
+            port = nil
+        }
+    }
+}

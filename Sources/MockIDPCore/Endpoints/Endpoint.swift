@@ -1,0 +1,68 @@
+/// Every endpoint the provider serves. The path templates live in `EndpointTable`: discovery documents and
+/// route registration both read it, and nothing else spells a path.
+public enum Endpoint: String, Sendable, CaseIterable {
+    case v2Discovery, v1Discovery
+    case v2Keys, v1Keys
+    case v2Authorize, v1Authorize
+    case v2Token, v1Token
+    case v2DeviceCode, v1DeviceCode
+    case v2Logout, v1Logout
+    case userInfo
+    case instanceDiscovery
+    case userRealm
+    case deviceLogin
+    case health
+}
+
+/// The path templates of each endpoint. `{tenant}` is the tenant segment; `{username}` the user-realm name.
+public enum EndpointTable {
+    /// Path templates, in the order routes are registered.
+    public static let paths: [(endpoint: Endpoint, template: String)] = [
+        (.v2Discovery, "/{tenant}/v2.0/.well-known/openid-configuration"),
+        (.v1Discovery, "/{tenant}/.well-known/openid-configuration"),
+        (.v2Keys, "/{tenant}/discovery/v2.0/keys"),
+        (.v1Keys, "/{tenant}/discovery/keys"),
+        (.v2Authorize, "/{tenant}/oauth2/v2.0/authorize"),
+        (.v1Authorize, "/{tenant}/oauth2/authorize"),
+        (.v2Token, "/{tenant}/oauth2/v2.0/token"),
+        (.v1Token, "/{tenant}/oauth2/token"),
+        (.v2DeviceCode, "/{tenant}/oauth2/v2.0/devicecode"),
+        (.v1DeviceCode, "/{tenant}/oauth2/devicecode"),
+        (.v2Logout, "/{tenant}/oauth2/v2.0/logout"),
+        (.v1Logout, "/{tenant}/oauth2/logout"),
+        (.userInfo, "/oidc/userinfo"),
+        (.instanceDiscovery, "/common/discovery/instance"),
+        (.userRealm, "/common/userrealm/{username}"),
+        (.deviceLogin, "/devicelogin"),
+        (.health, "/_mockidp/health"),
+    ]
+
+    private static let byEndpoint: [Endpoint: String] = Dictionary(uniqueKeysWithValues: paths.map { ($0.endpoint, $0.template) })
+
+    /// The template of `endpoint`.
+    public static func template(_ endpoint: Endpoint) -> String {
+        guard let t = byEndpoint[endpoint] else { preconditionFailure("every Endpoint case has a row in EndpointTable.paths") }
+        return t
+    }
+
+    /// The absolute URL of `endpoint` on `baseURL` (scheme://host[:port]) for the tenant segment `tenant`.
+    public static func url(_ endpoint: Endpoint, baseURL: String, tenant: String = "common") -> String {
+        baseURL + template(endpoint).replacingOccurrences(of: "{tenant}", with: tenant)
+    }
+}
+
+extension String {
+    /// Replaces every occurrence of `target` (no Foundation needed).
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let r = rest.firstRange(of: target) {
+            result += rest[..<r.lowerBound]
+            result += replacement
+            rest = rest[r.upperBound...]
+        }
+        result += rest
+        return result
+    }
+}

@@ -1,0 +1,150 @@
+// Entra's errors, one factory each; codes and texts from reference/entra-protocol.md §4.3 and
+// the Entra error-code reference. Each `reason` says in plain words which check failed.
+extension OAuthError {
+    public static func missingParameter(_ name: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 900144,
+                   message: "The request body must contain the following parameter: '\(name)'.",
+                   reason: "the request has no '\(name)' parameter")
+    }
+
+    public static func duplicateParameter(_ name: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 9000411,
+                   message: "The request is not properly formatted. The parameter '\(name)' is duplicated.",
+                   reason: "the parameter '\(name)' appears more than once")
+    }
+
+    public static func malformedRequest(_ why: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 900143,
+                   message: "The request body could not be read: \(why)", reason: "the request body is malformed: \(why)")
+    }
+
+    /// Entra: discovery answers `invalid_tenant`, the token endpoint `invalid_request`, both with 90002.
+    public static func tenantNotFound(_ tenant: String, forDiscovery: Bool) -> OAuthError {
+        OAuthError(error: forDiscovery ? "invalid_tenant" : "invalid_request", aadsts: 90002,
+                   message: "Tenant '\(tenant)' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud. Check with your subscription administrator, this may happen if there are no active subscriptions for the tenant.",
+                   reason: "no configured tenant has the id or domain '\(tenant)'")
+    }
+
+    public static func noTenantInformation() -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 50059,
+                   message: "No tenant-identifying information found in either the request or implied by any provided credentials.",
+                   reason: "the request went to /common or /organizations, which cannot name a tenant for this grant")
+    }
+
+    public static func tokenEndpointRequiresPOST(method: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 900561,
+                   message: "The endpoint only accepts POST, OPTIONS requests. Received a \(method) request.",
+                   reason: "the token endpoint was called with \(method) instead of POST")
+    }
+
+    public static func unsupportedGrantType(_ grantType: String) -> OAuthError {
+        OAuthError(error: "unsupported_grant_type", aadsts: 70003,
+                   message: "The app requested an unsupported grant type '\(grantType)'.",
+                   reason: "the grant type '\(grantType)' is not supported")
+    }
+
+    public static func unknownClient(_ clientID: String, tenant: String) -> OAuthError {
+        OAuthError(error: "unauthorized_client", aadsts: 700016,
+                   message: "Application with identifier '\(clientID)' was not found in the directory '\(tenant)'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You may have sent your authentication request to the wrong tenant.",
+                   reason: "no app with client id '\(clientID)' is registered in tenant '\(tenant)'")
+    }
+
+    public static func invalidClientSecret(clientID: String) -> OAuthError {
+        OAuthError(error: "invalid_client", aadsts: 7000215,
+                   message: "Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '\(clientID)'.",
+                   status: 401, reason: "the client secret does not match the secret configured for app '\(clientID)'")
+    }
+
+    public static func missingClientCredential() -> OAuthError {
+        OAuthError(error: "invalid_client", aadsts: 7000218,
+                   message: "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.",
+                   status: 401, reason: "a confidential client sent neither client_secret nor client_assertion")
+    }
+
+    public static func publicClientSentCredential() -> OAuthError {
+        OAuthError(error: "invalid_client", aadsts: 700025,
+                   message: "Client is public so neither 'client_assertion' nor 'client_secret' should be presented.",
+                   status: 401, reason: "a public client sent a client secret or assertion")
+    }
+
+    public static func unsupportedClientAssertion() -> OAuthError {
+        OAuthError(error: "invalid_client", aadsts: 700027,
+                   message: "Client assertion failed signature validation.",
+                   status: 401, reason: "client assertions are not accepted for this app (no certificate registered)")
+    }
+
+    public static func invalidPassword() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 50126,
+                   message: "Error validating credentials due to invalid username or password.",
+                   reason: "the password does not match")
+    }
+
+    public static func unknownUser(_ username: String, tenant: String) -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 50034,
+                   message: "The user account {EmailHidden} does not exist in the \(tenant) directory. To sign into this application, the account must be added to the directory.",
+                   reason: "no user '\(username)' exists in tenant '\(tenant)'")
+    }
+
+    public static func multiFactorRequired(resource: String) -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 50076,
+                   message: "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '\(resource)'.",
+                   suberror: "basic_action", reason: "the user requires multi-factor authentication (requireMfa)")
+    }
+
+    public static func invalidRefreshToken() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 9002313,
+                   message: "Invalid request. Request is malformed or invalid.",
+                   reason: "the refresh token is unknown or malformed")
+    }
+
+    public static func expiredRefreshToken(issuedAt: String, inactiveSeconds: Int) -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 700082,
+                   message: "The refresh token has expired due to inactivity. The token was issued on \(issuedAt) and was inactive for \(EntraTime.duration(inactiveSeconds)).",
+                   suberror: "bad_token", reason: "the refresh token expired (tokens.refreshLifetime)")
+    }
+
+    public static func refreshTokenForOtherClient() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 70000,
+                   message: "Provided grant is invalid or malformed.",
+                   reason: "the refresh token was issued to another client")
+    }
+
+    public static func refreshTokenUserGone() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 50173,
+                   message: "The provided grant has expired due to it being revoked, a fresh auth token is needed.",
+                   reason: "the user the refresh token was issued for no longer exists or changed")
+    }
+
+    public static func invalidScope(_ scope: String) -> OAuthError {
+        OAuthError(error: "invalid_scope", aadsts: 70011,
+                   message: "The provided value for the input parameter 'scope' is not valid. The scope \(scope) is not valid.",
+                   reason: "the scope '\(scope)' is not valid here")
+    }
+
+    public static func clientCredentialsNeedDefaultScope(_ scope: String) -> OAuthError {
+        OAuthError(error: "invalid_scope", aadsts: 1002012,
+                   message: "The provided value for scope \(scope) is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).",
+                   reason: "client credentials need one '<resource>/.default' scope, got '\(scope)'")
+    }
+
+    public static func multipleResources() -> OAuthError {
+        OAuthError(error: "invalid_scope", aadsts: 28000,
+                   message: "Provided value for the input parameter scope is not valid because it contains more than one resource. Scope {scopes} is not valid.",
+                   reason: "the scopes name more than one resource (API)")
+    }
+
+    public static func unknownResource(_ resource: String, tenant: String) -> OAuthError {
+        OAuthError(error: "invalid_resource", aadsts: 500011,
+                   message: "The resource principal named \(resource) was not found in the tenant named \(tenant). This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You might have sent your authentication request to the wrong tenant.",
+                   reason: "no API with identifier '\(resource)' exists in tenant '\(tenant)'")
+    }
+
+    public static func unknownInstance() -> OAuthError {
+        OAuthError(error: "invalid_instance", aadsts: 50049, message: "Unknown or invalid instance.",
+                   reason: "the authorization_endpoint names a host this server does not serve")
+    }
+
+    public static func invalidAccessToken(_ why: String) -> OAuthError {
+        OAuthError(error: "invalid_token", message: why, status: 401, reason: "the bearer token is not accepted: \(why)")
+    }
+}

@@ -1,0 +1,58 @@
+import MockIDPJOSE
+
+/// A protocol error as Entra reports it: an OAuth `error`, an STS code (AADSTS or AADB2C), a description,
+/// optional `suberror` and `claims`, the HTTP status, and whether it may go back to the redirect URI.
+public struct OAuthError: Error, Sendable, Equatable {
+    /// The OAuth `error` value.
+    public var error: String
+    /// Entra's STS number (AADSTS…), or nil for B2C codes and plain OAuth errors.
+    public var aadsts: Int?
+    /// A B2C code such as `AADB2C90118`.
+    public var b2cCode: String?
+    /// The message after the `AADSTSnnnn: ` prefix.
+    public var message: String
+    public var suberror: String?
+    /// A claims challenge: a JSON object as a string.
+    public var claims: String?
+    public var status: Int
+    /// Whether the error may be sent to the client's redirect URI (only once client and redirect URI are verified).
+    public var mayRedirect: Bool
+    /// Why the request was rejected, in words a test author understands (for logs and `/_mockidp/requests`).
+    public var reason: String
+
+    public init(error: String, aadsts: Int? = nil, b2cCode: String? = nil, message: String, suberror: String? = nil,
+                claims: String? = nil, status: Int = 400, mayRedirect: Bool = false, reason: String? = nil) {
+        self.error = error
+        self.aadsts = aadsts
+        self.b2cCode = b2cCode
+        self.message = message
+        self.suberror = suberror
+        self.claims = claims
+        self.status = status
+        self.mayRedirect = mayRedirect
+        self.reason = reason ?? message
+    }
+
+    /// `AADSTS50126: Error validating…`, or the B2C form `AADB2C90118: …`.
+    public var codeAndMessage: String {
+        if let aadsts { return "AADSTS\(aadsts): \(message)" }
+        if let b2cCode { return "\(b2cCode): \(message)" }
+        return message
+    }
+
+    /// The JSON body Entra sends for this error (reference/entra-protocol.md §4.2).
+    public func responseBody(traceID: String, correlationID: String, timestamp: String, errorHost: String = "login.microsoftonline.com") -> JSONValue {
+        var body: JSONObject = [
+            "error": .string(error),
+            "error_description": .string("\(codeAndMessage) Trace ID: \(traceID) Correlation ID: \(correlationID) Timestamp: \(timestamp)"),
+        ]
+        if let aadsts { body["error_codes"] = [.int(aadsts)] }
+        body["timestamp"] = .string(timestamp)
+        body["trace_id"] = .string(traceID)
+        body["correlation_id"] = .string(correlationID)
+        if let aadsts { body["error_uri"] = .string("https://\(errorHost)/error?code=\(aadsts)") }
+        if let suberror { body["suberror"] = .string(suberror) }
+        if let claims { body["claims"] = .string(claims) }
+        return .object(body)
+    }
+}

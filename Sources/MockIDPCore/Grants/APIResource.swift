@@ -1,0 +1,64 @@
+/// The API a token is for: Microsoft Graph (built into every tenant) or a configured app.
+enum APIResource: Sendable, Equatable {
+    case graph
+    case app(Application)
+
+    /// Microsoft Graph's well-known application ID.
+    static let graphAppID = "00000003-0000-0000-c000-000000000000"
+
+    var clientID: String {
+        switch self {
+        case .graph: Self.graphAppID
+        case .app(let a): a.clientID
+        }
+    }
+
+    var displayName: String {
+        switch self {
+        case .graph: Self.graphAppID
+        case .app(let a): a.clientID
+        }
+    }
+
+    /// Entra: Graph accepts v1 tokens; an app follows its `accessTokenAcceptedVersion`.
+    var accessTokenVersion: Int {
+        switch self {
+        case .graph: 1
+        case .app(let a): a.effectiveAccessTokenVersion
+        }
+    }
+
+    /// App roles this API defines (Graph: any application permission name).
+    func definesRole(_ role: String) -> Bool {
+        switch self {
+        case .graph: GraphPermission.isWellFormed(role)
+        case .app(let a): a.appRoles.contains(role)
+        }
+    }
+
+    /// Delegated scopes this API exposes.
+    func exposesScope(_ scope: String) -> Bool {
+        switch self {
+        case .graph: GraphPermission.isWellFormed(scope) || ["email", "openid", "profile", "offline_access"].contains(scope)
+        case .app(let a): a.scopes.contains(scope)
+        }
+    }
+
+    /// Whether an `apiPermissions` key names this API.
+    func isNamed(_ key: String, graphResource: String) -> Bool {
+        let k = key.lowercased()
+        switch self {
+        case .graph: return k == Self.graphAppID || k == graphResource.lowercased() || k == "https://graph.microsoft.com"
+        case .app(let a): return k == a.clientID || a.identifierURIs.contains { $0.lowercased() == k }
+        }
+    }
+}
+
+/// Microsoft Graph permission names are dotted words: `User.Read`, `Mail.ReadWrite.All`.
+enum GraphPermission {
+    static func isWellFormed(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) } }
+    }
+}

@@ -1,0 +1,23 @@
+extension IdentityProvider {
+    /// `grant_type=password` (ROPC): public and confidential clients; MFA users get AADSTS50076.
+    func password(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
+                  directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+        let username = try parameters.required("username")
+        let tenant = try tenantForUser(authority, username: username, directory: directory)
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
+                                                       directory: directory, requireCredential: true)
+        let password = try parameters.required("password")
+        guard let user = directory.user(username, in: tenant) else {
+            throw .unknownUser(username, tenant: tenant.displayName)
+        }
+        guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
+        let scopes = try ScopeRequest(try parameters.required("scope"), tenant: tenant, directory: directory,
+                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        if user.requireMFA { throw .multiFactorRequired(resource: scopes.resource.displayName) }
+        let grant = Grant(subject: .user(user, tenant: tenant), client: client, clientAuthentication: authentication,
+                          scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
+                          issuedAt: clock.now(), authenticationMethods: ["pwd"], nonce: nil,
+                          includeClientInfo: parameters["client_info"] == "1")
+        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+    }
+}

@@ -1,0 +1,45 @@
+import MockIDPJOSE
+
+extension IdentityProvider {
+    /// Stores a new refresh token for a user grant and returns it.
+    func issueRefreshToken(_ grant: Grant, user: User, tenant: Tenant) -> String {
+        // Entra's refresh tokens are opaque and start with a version marker; MSAL treats them as opaque too.
+        let token = "1.A" + Base64URL.encode(random.bytes(48))
+        let lifetime = configuration.tokens.refreshLifetime
+        let record = RefreshGrant(tenantID: tenant.id, clientID: grant.client.clientID, userObjectID: user.objectID,
+                                  username: user.username, scope: grant.scopes?.requested.joined(separator: " ") ?? "",
+                                  clientAuthentication: grant.clientAuthentication,
+                                  issuedAt: grant.issuedAt, expiresAt: grant.issuedAt + lifetime)
+        let now = clock.now()
+        state.withLock { $0.refreshTokens.insert(token, record, now: now) }
+        return token
+    }
+
+    /// `grant_type=refresh_token`: the token must be ours, unexpired, issued to this client for a user who still
+    /// exists. The scopes may differ from the original ones (Entra refresh tokens are multi-resource), but each
+    /// must be valid for the tenant; without `scope` the original scopes are used.
+    func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
+                      directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+        let token = try parameters.required("refresh_token")
+        guard let record = state.withLock({ $0.refreshTokens.lookup(token) }) else { throw .invalidRefreshToken() }
+        guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
+        if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
+                                                       directory: directory, requireCredential: true)
+        guard client.clientID == record.clientID else { throw .refreshTokenForOtherClient() }
+        let now = clock.now()
+        guard now < record.expiresAt else {
+            throw .expiredRefreshToken(issuedAt: EntraTime.iso8601(record.issuedAt), inactiveSeconds: now - record.issuedAt)
+        }
+        guard let user = directory.user(record.username, in: tenant), user.objectID == record.userObjectID else {
+            throw .refreshTokenUserGone()
+        }
+        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
+                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let grant = Grant(subject: .user(user, tenant: tenant), client: client, clientAuthentication: authentication,
+                          scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
+                          issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
+                          includeClientInfo: parameters["client_info"] == "1")
+        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+    }
+}

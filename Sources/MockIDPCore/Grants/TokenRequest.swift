@@ -1,0 +1,49 @@
+import MockIDPJOSE
+
+/// A request to the token endpoint, as the HTTP layer decoded it.
+public struct TokenRequest: Sendable {
+    /// The tenant segment of the path (`common`, a GUID, a domain).
+    public var tenant: String
+    public var version: ProtocolVersion
+    /// The form parameters in order, duplicates kept (Entra rejects duplicates).
+    public var parameters: [(name: String, value: String)]
+    /// Client credentials from `Authorization: Basic` (client_secret_basic), when sent.
+    public var basicCredentials: (clientID: String, secret: String)?
+
+    public init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
+                basicCredentials: (clientID: String, secret: String)? = nil) {
+        self.tenant = tenant
+        self.version = version
+        self.parameters = parameters
+        self.basicCredentials = basicCredentials
+    }
+}
+
+/// The checked parameters of a token request: each name once.
+struct TokenParameters: Sendable {
+    private let values: [String: String]
+
+    init(_ request: TokenRequest) throws(OAuthError) {
+        var values: [String: String] = [:]
+        for (name, value) in request.parameters {
+            guard values[name] == nil else { throw .duplicateParameter(name) }
+            values[name] = value
+        }
+        self.values = values
+    }
+
+    subscript(name: String) -> String? {
+        guard let v = values[name], !v.isEmpty else { return nil }
+        return v
+    }
+
+    func required(_ name: String) throws(OAuthError) -> String {
+        guard let v = self[name] else { throw .missingParameter(name) }
+        return v
+    }
+}
+
+/// A successful token response: the JSON body to send.
+public struct TokenResponse: Sendable {
+    public var body: JSONValue
+}

@@ -1,0 +1,58 @@
+import MockIDPJOSE
+import Synchronization
+
+/// The identity provider: answers discovery, key, token, user-realm and userinfo requests for the configured
+/// tenants as Entra ID would. Pure and synchronous: the clock and randomness are passed in, and nothing here
+/// knows HTTP; `MockIDP` maps requests and results to the wire.
+public final class IdentityProvider: Sendable {
+    struct State: Sendable {
+        var directory: Directory
+        var keys: [SigningKey]
+        var refreshTokens: RefreshTokenStore
+    }
+
+    let state: Mutex<State>
+    /// The provider's clock (tests move it forward).
+    public let clock: ProviderClock
+    let random: RandomSource
+
+    /// A provider serving `configuration`, signing with the first of `signingKeys` and publishing all of them.
+    public init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
+                random: RandomSource = SystemRandom()) {
+        precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
+        state = Mutex(State(directory: Directory(configuration), keys: signingKeys, refreshTokens: RefreshTokenStore()))
+        self.clock = clock
+        self.random = random
+    }
+
+    /// The configuration being served.
+    public var configuration: IdentityProviderConfiguration { state.withLock { $0.directory.configuration } }
+
+    /// Serves `configuration` from now on; refresh tokens of users and apps that no longer exist stop working.
+    public func replaceConfiguration(_ configuration: IdentityProviderConfiguration) {
+        state.withLock { $0.directory = Directory(configuration) }
+    }
+
+    var directory: Directory { state.withLock { $0.directory } }
+    var activeKey: SigningKey {
+        state.withLock { s in
+            guard let first = s.keys.first else { preconditionFailure("the key ring is never empty") }
+            return first
+        }
+    }
+    /// Every published signing key, the active one first.
+    public var signingKeys: [SigningKey] { state.withLock { $0.keys } }
+
+    /// The cloud a request speaks as: the one whose login host it came to, else the tenant's own.
+    func cloud(for context: RequestContext, tenant: Tenant?) -> Cloud {
+        Cloud.forHost(context.host) ?? tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
+    }
+
+    func tokenFactory(_ context: RequestContext, tenant: Tenant?) -> TokenFactory {
+        TokenFactory(key: activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
+                     lifetime: configuration.tokens.lifetime, random: random)
+    }
+
+    /// A new random GUID (trace and correlation IDs).
+    public func newGUID() -> String { GUID.random(random) }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import MockIDP
+import MockIDPConfiguration
+import MockIDPCore
+import ServiceLifecycle
+
+/// `mockidp`: a local mock of Microsoft Entra ID for integration tests.
+@main
+struct MockIDPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mockidp",
+        abstract: "A local mock identity provider that behaves like Microsoft Entra ID.",
+        version: MockIDPVersion.current,
+        subcommands: [Serve.self, Config.self],
+        defaultSubcommand: nil
+    )
+}
+
+/// Exit codes of the interface: 64 bad command line, 78 bad configuration, 1 any other failure.
+enum ExitStatus {
+    static let usage = ExitCode(64)
+    static let configuration = ExitCode(78)
+    static let failure = ExitCode(1)
+}
+
+/// Prints to standard error in one write.
+func printError(_ message: String) {
+    var bytes = Array((message + "\n").utf8)
+    bytes.withUnsafeMutableBytes { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+func environment(_ name: String) -> String? {
+    guard let v = getenv(name) else { return nil }
+    let s = String(cString: v)
+    return s.isEmpty ? nil : s
+}
+
+/// Loads configuration files (none: the embedded default), printing every problem and exiting 78 on failure.
+func loadConfiguration(_ paths: [String]) throws -> IdentityProviderConfiguration {
+    do {
+        return try ConfigurationLoader.load(paths: paths)
+    } catch {
+        for problem in error.problems { printError(problem.description) }
+        throw ExitStatus.configuration
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the configured tenants (the embedded default when no --config is given).")
+
+    @Option(name: .long, help: ArgumentHelp("A configuration file (YAML or JSON); repeat to merge several. Env: MOCKIDP_CONFIG (':'-separated).", valueName: "file"))
+    var config: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Address to listen on. Env: MOCKIDP_HOST.", valueName: "addr"))
+    var host: String?
+
+    @Option(name: .long, help: ArgumentHelp("Port to listen on (0: any free port); repeat for several. Env: MOCKIDP_PORT (','-separated).", valueName: "n"))
+    var port: [Int] = []
+
+    @Flag(name: .long, help: "Serve plain HTTP instead of HTTPS.")
+    var noTls = false
+
+    @Option(name: .long, help: ArgumentHelp("Where the CA, server certificate and signing keys are kept. Env: MOCKIDP_STATE_DIR.", valueName: "dir"))
+    var stateDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Fixed scheme://host[:port] for issuers and endpoint URLs. Env: MOCKIDP_PUBLIC_URL.", valueName: "url"))
+    var publicUrl: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the first base URL to this file when ready.", valueName: "file"))
+    var readyFile: String?
+
+    @Option(name: .long, help: "trace, debug, info, warning or error.")
+    var logLevel: Logger.Level = .info
+
+    @Option(name: .long, help: ArgumentHelp("Require 'Authorization: Bearer TOKEN' on the control API.", valueName: "token"))
+    var adminToken: String?
+
+    @Flag(name: .long, help: "Turn the control API off.")
+    var noAdmin = false
+
+    func validate() throws {
+        for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
+        if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Self.checkPublicURL(url) }
+        if let p = environment("MOCKIDP_PORT"), port.isEmpty {
+            for item in p.split(separator: ",") where UInt16(item) == nil {
+                throw ValidationError("MOCKIDP_PORT must be a comma-separated list of ports, got '\(p)'")
+            }
+        }
+    }
+
+    static func checkPublicURL(_ url: String) throws {
+        let lower = url.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+            throw ValidationError("--public-url must start with http:// or https://, got '\(url)'")
+        }
+        let rest = url.drop(while: { $0 != "/" }).dropFirst(2)
+        guard !rest.isEmpty, !rest.contains("/") || rest.hasSuffix("/") && rest.filter({ $0 == "/" }).count == 1,
+              !rest.contains("?"), !rest.contains("#") else {
+            throw ValidationError("--public-url must be scheme://host[:port] with no path, got '\(url)'")
+        }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, level: level) }
+        let logger = Logger(label: "mockidp")
+
+        let paths = config.isEmpty ? (environment("MOCKIDP_CONFIG")?.split(separator: ":").map(String.init) ?? []) : config
+        let configuration = try loadConfiguration(paths)
+        let ports: [UInt16]
+        if !port.isEmpty {
+            ports = port.map { UInt16($0) }
+        } else if let env = environment("MOCKIDP_PORT") {
+            ports = env.split(separator: ",").compactMap { UInt16($0) }
+        } else {
+            ports = [8443]
+        }
+        var publicURL = publicUrl ?? environment("MOCKIDP_PUBLIC_URL")
+        if let u = publicURL, u.hasSuffix("/") { publicURL = String(u.dropLast()) }
+        let options = ServerOptions(host: host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1", ports: ports, tls: !noTls,
+                                    stateDirectory: stateDir ?? environment("MOCKIDP_STATE_DIR") ?? ".mockidp",
+                                    publicURL: publicURL, adminToken: adminToken, adminEnabled: !noAdmin)
+        let server: MockIdentityProviderServer
+        do {
+            server = try MockIdentityProviderServer(configuration: configuration, options: options, logger: logger)
+        } catch {
+            printError("mockidp: \(error.description)")
+            throw ExitStatus.failure
+        }
+        let service = MockIDPService(server: server, readyFile: readyFile, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: Logger(label: "mockidp.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() })))
+        do {
+            try await group.run()
+        } catch let error as MockIDPError {
+            printError("mockidp: \(error.description)")
+            throw ExitStatus.failure
+        } catch {
+            printError("mockidp: \(error)")
+            throw ExitStatus.failure
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check or print configuration files.",
+        subcommands: [Check.self, Print.self]
+    )
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Validate files; print every problem as FILE:LINE: PATH: reason; exit 0 or 78.")
+
+        @Argument(help: "Configuration files, merged in order.")
+        var files: [String]
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("name at least one configuration file") }
+        }
+
+        func run() throws {
+            _ = try loadConfiguration(files)
+            print("configuration OK: \(files.joined(separator: ", "))")
+        }
+    }
+
+    struct Print: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the effective configuration (the embedded default when no file is given) as YAML.")
+
+        @Argument(help: "Configuration files, merged in order.")
+        var files: [String] = []
+
+        func run() throws {
+            print(ConfigurationWriter.yaml(try loadConfiguration(files)), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import MockIDPCore
+import MockIDPJOSE
+import Testing
+
+@Suite struct IdentityProviderDiscoveryTests {
+    let provider = Fixtures.provider()
+    let base = "https://localhost:8443"
+
+    func document(_ tenant: String, _ version: ProtocolVersion = .v2) throws -> JSONObject {
+        switch provider.openIDConfiguration(tenant: tenant, version: version, context: Fixtures.context) {
+        case .success(let d): return try #require(d.objectValue)
+        case .failure(let e): Issue.record("unexpected \(e)"); return [:]
+        }
+    }
+
+    @Test("a domain resolves to the tenant GUID in issuer and endpoints")
+    func domainResolvesToGUID() throws {
+        let d = try document("contoso.onmicrosoft.com")
+        #expect(d["issuer"] == .string("\(base)/\(Fixtures.contosoID)/v2.0"))
+        #expect(d["token_endpoint"] == .string("\(base)/\(Fixtures.contosoID)/oauth2/v2.0/token"))
+        #expect(d["jwks_uri"] == .string("\(base)/\(Fixtures.contosoID)/discovery/v2.0/keys"))
+        #expect(d["tenant_region_scope"] == "WW")
+        #expect(d["cloud_instance_name"] == "microsoftonline.com")
+        #expect(d["msgraph_host"] == "graph.microsoft.com")
+    }
+
+    @Test("common and organizations carry the {tenantid} issuer and keep their segment", arguments: ["common", "organizations"])
+    func multiTenantIssuer(segment: String) throws {
+        let d = try document(segment)
+        #expect(d["issuer"] == .string("\(base)/{tenantid}/v2.0"))
+        #expect(d["authorization_endpoint"] == .string("\(base)/\(segment)/oauth2/v2.0/authorize"))
+        #expect(d["tenant_region_scope"] == .null)
+    }
+
+    @Test("consumers names the personal-account tenant in its issuer")
+    func consumers() throws {
+        #expect(try document("consumers")["issuer"] == .string("\(base)/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0"))
+    }
+
+    @Test("the v2 document's members come in Entra's order")
+    func memberOrder() throws {
+        let keys = try document(Fixtures.contosoID).keys
+        #expect(Array(keys.prefix(5)) == ["token_endpoint", "token_endpoint_auth_methods_supported", "jwks_uri",
+                                          "response_modes_supported", "subject_types_supported"])
+        #expect(keys.last == "rbac_url")
+    }
+
+    @Test("the v1 document has the sts.windows.net issuer and the common key set")
+    func v1Document() throws {
+        let d = try document("contoso.onmicrosoft.com", .v1)
+        #expect(d["issuer"] == .string("https://sts.windows.net/\(Fixtures.contosoID)/"))
+        #expect(d["jwks_uri"] == .string("\(base)/common/discovery/keys"))
+        #expect(d["microsoft_multi_refresh_token"] == true)
+    }
+
+    @Test("an unknown tenant is invalid_tenant 90002")
+    func unknownTenant() {
+        guard case .failure(let e) = provider.openIDConfiguration(tenant: "nope.example", version: .v2, context: Fixtures.context) else {
+            Issue.record("expected a failure"); return
+        }
+        #expect(e.error == "invalid_tenant" && e.aadsts == 90002 && e.status == 400)
+    }
+
+    @Test("v2 keys carry issuer and kid equal to x5t; v1 keys carry no issuer")
+    func keySets() throws {
+        guard case .success(let v2) = provider.keySet(tenant: "common", version: .v2, context: Fixtures.context),
+              case .success(let v1) = provider.keySet(tenant: "common", version: .v1, context: Fixtures.context) else {
+            Issue.record("key sets failed"); return
+        }
+        let key = try #require(v2["keys"]?.arrayValue?.first?.objectValue)
+        #expect(key["kid"] == key["x5t"])
+        #expect(key["issuer"] == .string("\(base)/{tenantid}/v2.0"))
+        #expect(key["kty"] == "RSA" && key["use"] == "sig")
+        #expect(v1["keys"]?.arrayValue?.first?["issuer"] == nil)
+    }
+
+    @Test("instance discovery names this server first and rejects unknown hosts")
+    func instanceDiscovery() throws {
+        let served: Set<String> = ["localhost"]
+        guard case .success(let ok) = provider.instanceDiscovery(
+            authorizationEndpoint: "https://localhost/contoso.onmicrosoft.com/oauth2/v2.0/authorize", servedHosts: served,
+            context: Fixtures.context) else { Issue.record("expected success"); return }
+        #expect(ok["tenant_discovery_endpoint"] == .string("\(base)/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration"))
+        #expect(ok["metadata"]?.arrayValue?.first?["preferred_network"] == "localhost:8443")
+        guard case .failure(let e) = provider.instanceDiscovery(
+            authorizationEndpoint: "https://evil.example/x/oauth2/v2.0/authorize", servedHosts: served, context: Fixtures.context) else {
+            Issue.record("expected failure"); return
+        }
+        #expect(e.error == "invalid_instance" && e.aadsts == 50049)
+    }
+
+    @Test("user realm is managed for a configured domain and unknown otherwise")
+    func userRealm() {
+        #expect(provider.userRealm(username: "alice@contoso.onmicrosoft.com", context: Fixtures.context)["account_type"] == "Managed")
+        #expect(provider.userRealm(username: "x@unknown.example", context: Fixtures.context)["account_type"] == "Unknown")
+    }
+
+    @Test("userinfo answers for a user access token and rejects app tokens and garbage")
+    func userInfo() throws {
+        let body = Fixtures.token(provider, tenant: Fixtures.contosoID, [
+            ("grant_type", "password"), ("client_id", Fixtures.mobile), ("username", "alice@contoso.onmicrosoft.com"),
+            ("password", "alice-password"), ("scope", "User.Read openid"),
+        ]).body
+        guard case .success(let info) = provider.userInfo(bearerToken: body?["access_token"]?.stringValue) else {
+            Issue.record("userinfo failed"); return
+        }
+        #expect(info["name"] == "Alice Adams" && info["email"] == "alice@contoso.com")
+        guard case .failure(let e) = provider.userInfo(bearerToken: "a.b.c") else { Issue.record("expected failure"); return }
+        #expect(e.status == 401)
+    }
+
+    @Test("Entra timestamps are UTC civil dates")
+    func timestamps() {
+        #expect(EntraTime.timestamp(0) == "1970-01-01 00:00:00Z")
+        #expect(EntraTime.timestamp(1_711_489_682) == "2024-03-26 21:48:02Z")
+        #expect(EntraTime.duration(90 * 86400) == "90.00:00:00")
+    }
+
+    @Test("derived GUIDs are stable and well formed")
+    func guids() {
+        let a = User.derivedObjectID(tenantID: "T", username: "Bob@X")
+        #expect(a == User.derivedObjectID(tenantID: "t", username: "bob@x"))
+        #expect(GUID.isValid(a))
+        #expect(!GUID.isValid("not-a-guid"))
+    }
+}
