@@ -22,11 +22,14 @@ public enum Base64URL {
 
     /// Decodes base64url or standard base64, padded or not; nil when the text is not base64.
     /// Whitespace is refused, except where `ignoringWhitespace` (PEM bodies, `x5c` with line breaks).
+    /// Padding, when present, must complete the last group of four exactly, and the unused low bits of the last
+    /// character must be zero (RFC 4648 §3.5), so every byte string has exactly one accepted unpadded form.
     public static func decode(_ text: some StringProtocol, ignoringWhitespace: Bool = false) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 3 / 4)
         var acc: UInt32 = 0
         var bits = 0
+        var symbols = 0
         var padding = 0
         for c in text.utf8 {
             if c == UInt8(ascii: "=") { padding += 1; continue }
@@ -34,6 +37,7 @@ public enum Base64URL {
             guard padding == 0 else { return nil }
             let v = decodeTable[Int(c)]
             guard v >= 0 else { return nil }
+            symbols += 1
             acc = acc << 6 | UInt32(v)
             bits += 6
             if bits >= 8 {
@@ -41,9 +45,21 @@ public enum Base64URL {
                 out.append(UInt8((acc >> UInt32(bits)) & 0xFF))
             }
         }
-        // 6 leftover bits can never come from whole bytes; padding beyond 2 is malformed.
-        guard bits < 6, padding <= 2 else { return nil }
+        // 6 leftover bits can never come from whole bytes; leftover bits that are set mean a non-canonical text.
+        guard bits < 6, acc & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        if padding > 0, symbols % 4 == 0 || (symbols + padding) % 4 != 0 { return nil }
         return out
+    }
+
+    /// Whether `text` uses only the base64url alphabet, without padding: the form JOSE requires (RFC 7515 §2).
+    static func isURLSafeUnpadded(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { c in
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
     }
 
     private static func encodeBytes(_ bytes: some Collection<UInt8>, alphabet: [UInt8], pad: Bool) -> [UInt8] {

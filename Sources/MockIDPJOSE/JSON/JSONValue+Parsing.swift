@@ -1,7 +1,10 @@
 /// Why a text is not JSON, with the byte offset where reading stopped.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The byte offset in the input where reading stopped.
     public var offset: Int
+    /// What was wrong there, e.g. `unpaired surrogate`.
     public var reason: String
+    /// `invalid JSON at byte N: reason`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
@@ -196,7 +199,8 @@ private struct JSONParser {
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let i = Int(text) { return .int(i) }
-        guard let d = Double(text) else { throw JSONParseError(offset: start, reason: "number out of range") }
+        // Double("1e400") is infinity, not nil: JSON has no infinity, so that is out of range too.
+        guard let d = Double(text), d.isFinite else { throw JSONParseError(offset: start, reason: "number out of range") }
         return .double(d)
     }
 

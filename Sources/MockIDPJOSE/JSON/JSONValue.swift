@@ -1,12 +1,19 @@
 /// A JSON value that keeps object member order and tells integers from fractions, so that
 /// documents and token claims are written exactly in the order and form they were built.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number without fraction or exponent, written back exactly.
     case int(Int)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, members in order.
     case object(JSONObject)
 }
 
@@ -42,22 +49,33 @@ extension JSONValue {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
+    /// `"text"` as a JSON string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `42` as a JSON integer.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// `true` as a JSON boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `1.5` as a JSON double.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `[…]` as a JSON array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `[key: value, …]` as a JSON object, members in the order written.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    /// `nil` as JSON `null`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 /// The members of a JSON object, in insertion order; setting an existing key keeps its place.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The members in order.
     public private(set) var members: [(key: String, value: JSONValue)] = []
     private var index: [String: Int] = [:]
 
+    /// An empty object.
     public init() {}
+    /// An object of `pairs` in order; a repeated key keeps its first place and its last value.
     public init(_ pairs: some Sequence<(String, JSONValue)>) { for (k, v) in pairs { self[k] = v } }
+    /// `[key: value, …]`, members in the order written.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 
     /// The value of `key`; setting nil removes it.
@@ -75,16 +93,22 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             }
         }
     }
+    /// The member names in order.
     public var keys: [String] { members.map(\.key) }
+    /// The number of members.
     public var count: Int { members.count }
+    /// Whether there are no members.
     public var isEmpty: Bool { members.isEmpty }
+    /// Iterates over the members in order.
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     /// Sets every member of `other`, overriding members with the same key.
     public mutating func merge(_ other: JSONObject) { for (k, v) in other { self[k] = v } }
 
+    /// Equal when the same members appear in the same order.
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
         a.members.count == b.members.count && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
+    /// Hashes the members in order, agreeing with `==`.
     public func hash(into h: inout Hasher) { for (k, v) in members { h.combine(k); h.combine(v) } }
 }

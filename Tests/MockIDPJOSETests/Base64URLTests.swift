@@ -1,0 +1,59 @@
+import MockIDPJOSE
+import Testing
+
+@Suite struct Base64URLTests {
+    /// RFC 4648 §10.
+    static let vectors: [(plain: String, standard: String)] = [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
+    ]
+
+    @Test("RFC 4648 test vectors encode in both alphabets")
+    func rfc4648Encode() {
+        for (plain, standard) in Self.vectors {
+            #expect(Base64URL.encodeStandard(Array(plain.utf8)) == standard)
+            #expect(Base64URL.encode(Array(plain.utf8)) == standard.filter { $0 != "=" })
+        }
+    }
+
+    @Test("RFC 4648 test vectors decode padded and unpadded")
+    func rfc4648Decode() {
+        for (plain, standard) in Self.vectors {
+            #expect(Base64URL.decode(standard) == Array(plain.utf8))
+            #expect(Base64URL.decode(standard.filter { $0 != "=" }) == Array(plain.utf8))
+        }
+    }
+
+    @Test("the URL alphabet uses - and _ where the standard one uses + and /")
+    func alphabets() {
+        let bytes: [UInt8] = [0xFB, 0xFF, 0xBF, 0xFA]
+        #expect(Base64URL.encode(bytes) == "-_-_-g")
+        #expect(Base64URL.encodeStandard(bytes) == "+/+/+g==")
+        #expect(Base64URL.decode("-_-_-g") == bytes)
+        #expect(Base64URL.decode("+/+/+g==") == bytes)
+    }
+
+    @Test("every byte value survives a round trip")
+    func roundTrip() {
+        let bytes = (0...255).map { UInt8($0) }
+        for length in [0, 1, 2, 3, 254, 255, 256] {
+            let slice = Array(bytes.prefix(length))
+            #expect(Base64URL.decode(Base64URL.encode(slice)) == slice)
+            #expect(Base64URL.decode(Base64URL.encodeStandard(slice)) == slice)
+        }
+    }
+
+    @Test("invalid text is refused", arguments: [
+        "Zm9v!", "Zm 9v", "Zm9v\n", "Z", "Zm9vY", "Zg=", "Zm8==", "Zm9v=", "=", "==", "Zg==Zg==", "Zg=a", "Zh", "Zm9=",
+        "é",
+    ])
+    func invalid(text: String) {
+        #expect(Base64URL.decode(text) == nil)
+    }
+
+    @Test("whitespace is allowed only when asked for, as in PEM bodies")
+    func whitespace() {
+        #expect(Base64URL.decode("Zm9v\nYmFy") == nil)
+        #expect(Base64URL.decode("Zm9v\r\nYmFy \tZg==\n", ignoringWhitespace: true) == Array("foobarf".utf8))
+    }
+}
