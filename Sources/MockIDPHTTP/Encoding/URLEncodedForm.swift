@@ -7,7 +7,7 @@ public enum URLEncodedForm {
     /// Decodes `name=value` pairs separated by '&': '+' is a space, `%XX` a byte; order and duplicates are kept,
     /// a piece without '=' has an empty value, and empty pieces (`a=1&&b=2`, a trailing '&') are skipped.
     public static func decode(_ bytes: some Collection<UInt8>) throws(URLEncodingError) -> [(name: String, value: String)] {
-        try withBuffer(bytes) { buffer throws(URLEncodingError) in try decodePairs(buffer) }
+        try withBuffer(bytes) { buffer throws(URLEncodingError) in try decodePairs(buffer, 0..<buffer.count) }
     }
 
     /// Decodes a query string or form body given as text; see `decode(_:)` for bytes.
@@ -59,10 +59,13 @@ public enum URLEncodedForm {
         }.get()
     }
 
-    private static func decodePairs(_ buffer: UnsafeBufferPointer<UInt8>) throws(URLEncodingError) -> [(name: String, value: String)] {
+    /// Decodes the pairs in `buffer[range]`; `offset`s in errors are positions in `buffer`.
+    static func decodePairs(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
+    ) throws(URLEncodingError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
-        var start = 0
-        let end = buffer.count
+        var start = range.lowerBound
+        let end = range.upperBound
         while start < end {
             var pieceEnd = start
             var equals: Int?
