@@ -1,0 +1,167 @@
+/// Strict `application/x-www-form-urlencoded` and query-string coding (WHATWG URL §5, RFC 3986 §2.1).
+///
+/// Decoding is strict where browsers are lenient: a '%' not followed by two hex digits, decoded bytes that
+/// are not UTF-8, and NUL characters are errors rather than passed through, so that a request carrying them
+/// is refused instead of being half-understood.
+public enum URLEncodedForm {
+    /// Decodes `name=value` pairs separated by '&': '+' is a space, `%XX` a byte; order and duplicates are kept,
+    /// a piece without '=' has an empty value, and empty pieces (`a=1&&b=2`, a trailing '&') are skipped.
+    public static func decode(_ bytes: some Collection<UInt8>) throws(URLEncodingError) -> [(name: String, value: String)] {
+        try withBuffer(bytes) { buffer throws(URLEncodingError) in try decodePairs(buffer, 0..<buffer.count) }
+    }
+
+    /// Decodes a query string or form body given as text; see `decode(_:)` for bytes.
+    public static func decode(_ string: String) throws(URLEncodingError) -> [(name: String, value: String)] {
+        try decode(string.utf8)
+    }
+
+    /// Encodes pairs as `name=value&…`: RFC 3986 unreserved characters are kept, a space becomes '+', all else `%XX`.
+    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "&")) }
+            append(pair.name.utf8, to: &out, spaceAsPlus: true)
+            out.append(UInt8(ascii: "="))
+            append(pair.value.utf8, to: &out, spaceAsPlus: true)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Percent-encodes one component (a path segment, a value): RFC 3986 unreserved characters are kept,
+    /// everything else, space included, becomes `%XX`.
+    public static func percentEncode(_ s: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        append(s.utf8, to: &out, spaceAsPlus: false)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes (a '+' stays a '+', as in a path); the result must be UTF-8 without NUL.
+    public static func percentDecode(_ s: some StringProtocol) throws(URLEncodingError) -> String {
+        try withBuffer(s.utf8) { buffer throws(URLEncodingError) in
+            try decodeComponent(buffer, 0..<buffer.count, plusIsSpace: false)
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Runs `body` over contiguous bytes, copying only when the collection is not contiguous.
+    private static func withBuffer<C: Collection<UInt8>, T>(
+        _ bytes: C, _ body: (UnsafeBufferPointer<UInt8>) throws(URLEncodingError) -> T
+    ) throws(URLEncodingError) -> T {
+        let direct = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(URLEncodingError) -> T in try body(buffer) }
+        }
+        if let direct { return try direct.get() }
+        return try Array(bytes).withUnsafeBufferPointer { buffer in
+            Result { () throws(URLEncodingError) -> T in try body(buffer) }
+        }.get()
+    }
+
+    /// Decodes the pairs in `buffer[range]`; `offset`s in errors are positions in `buffer`.
+    static func decodePairs(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
+    ) throws(URLEncodingError) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        var start = range.lowerBound
+        let end = range.upperBound
+        while start < end {
+            var pieceEnd = start
+            var equals: Int?
+            while pieceEnd < end, buffer[pieceEnd] != UInt8(ascii: "&") {
+                if equals == nil, buffer[pieceEnd] == UInt8(ascii: "=") { equals = pieceEnd }
+                pieceEnd += 1
+            }
+            if pieceEnd > start {
+                if let equals {
+                    let name = try decodeComponent(buffer, start..<equals, plusIsSpace: true)
+                    let value = try decodeComponent(buffer, (equals + 1)..<pieceEnd, plusIsSpace: true)
+                    pairs.append((name: name, value: value))
+                } else {
+                    pairs.append((name: try decodeComponent(buffer, start..<pieceEnd, plusIsSpace: true), value: ""))
+                }
+            }
+            start = pieceEnd + 1
+        }
+        return pairs
+    }
+
+    /// Decodes `buffer[range]`; `offset`s in errors are positions in `buffer`.
+    static func decodeComponent(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, plusIsSpace: Bool
+    ) throws(URLEncodingError) -> String {
+        let slice = UnsafeBufferPointer(rebasing: buffer[range])
+        let needsWork = slice.contains { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }
+        if !needsWork {
+            return try validated(slice, offset: range.lowerBound)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(slice.count)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let byte = buffer[i]
+            if byte == UInt8(ascii: "%") {
+                guard i + 2 < range.upperBound,
+                      let high = hexValue(buffer[i + 1]), let low = hexValue(buffer[i + 2])
+                else { throw URLEncodingError(.invalidPercentEscape, offset: i) }
+                bytes.append(high << 4 | low)
+                i += 3
+            } else {
+                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                i += 1
+            }
+        }
+        return try bytes.withUnsafeBufferPointer { decoded throws(URLEncodingError) in
+            try validated(decoded, offset: range.lowerBound)
+        }
+    }
+
+    private static func validated(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(URLEncodingError) -> String {
+        if bytes.contains(0) { throw URLEncodingError(.nulCharacter, offset: offset) }
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw URLEncodingError(.invalidUTF8, offset: offset)
+        }
+        return string
+    }
+
+    @inline(__always)
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    // MARK: - Encoding
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    private static func append(_ bytes: String.UTF8View, to out: inout [UInt8], spaceAsPlus: Bool) {
+        for byte in bytes {
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else if spaceAsPlus, byte == UInt8(ascii: " ") {
+                out.append(UInt8(ascii: "+"))
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    /// RFC 3986 §2.3: ALPHA / DIGIT / "-" / "." / "_" / "~".
+    @inline(__always)
+    private static func isUnreserved(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// Header fields in the order they were added, as (name, value) pairs; names compare without regard to ASCII case.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field.
+    public typealias Element = (name: String, value: String)
+
+    private var fields: [Element]
+
+    /// No fields.
+    public init() {
+        fields = []
+    }
+
+    /// The given fields, in order.
+    public init(_ fields: [Element]) {
+        self.fields = fields
+    }
+
+    /// The fields of a literal, in the order written.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// Gets the first value of `name`; setting replaces every field of that name (at the first one's position), nil removes them.
+    public subscript(name: String) -> String? {
+        get {
+            fields.first { ASCII.caseInsensitiveEquals($0.name, name) }?.value
+        }
+        set {
+            let position = fields.firstIndex { ASCII.caseInsensitiveEquals($0.name, name) }
+            fields.removeAll { ASCII.caseInsensitiveEquals($0.name, name) }
+            guard let newValue else { return }
+            fields.insert((name: name, value: newValue), at: position ?? fields.count)
+        }
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        fields.compactMap { ASCII.caseInsensitiveEquals($0.name, name) ? $0.value : nil }
+    }
+
+    /// Appends a field, keeping any existing ones of the same name (as `Set-Cookie` needs).
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// True when a field of that name is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { ASCII.caseInsensitiveEquals($0.name, name) }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// True when there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        fields.makeIterator()
+    }
+
+    /// Reserves room for `n` fields (the server knows the count before it copies them).
+    mutating func reserveCapacity(_ n: Int) {
+        fields.reserveCapacity(n)
+    }
+}

@@ -1,0 +1,52 @@
+/// A complete HTTP request as the server hands it to the responder: decoded path and query, headers, whole body.
+public struct HTTPRequest: Sendable {
+    /// The method as received, e.g. "GET" (case kept; methods are case-sensitive, RFC 9110 §9.1).
+    public var method: String
+    /// The percent-decoded path without the query, e.g. "/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration".
+    public var path: String
+    /// The decoded query pairs in order, duplicates kept ('+' is a space, `%2B` a plus).
+    public var query: [(name: String, value: String)]
+    /// The request header fields in the order received.
+    public var headers: HTTPHeaders
+    /// The body bytes (empty when there is none).
+    public var body: [UInt8]
+    /// The peer's numeric address, "127.0.0.1" or "::1" for example; empty when unknown.
+    public var remoteAddress: String
+    /// True when the request arrived over TLS.
+    public var isSecure: Bool
+    /// The port of the listener that received the request.
+    public var localPort: UInt16
+
+    /// A request; every part has a default so tests can build one in a line.
+    public init(
+        method: String = "GET",
+        path: String = "/",
+        query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = [],
+        remoteAddress: String = "",
+        isSecure: Bool = false,
+        localPort: UInt16 = 0
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.isSecure = isSecure
+        self.localPort = localPort
+    }
+
+    /// The first value of the query parameter `name` (exact, case-sensitive match), or nil.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// True when the peer is on this machine: 127.0.0.0/8, ::1, or an IPv4-mapped 127.x address.
+    public var isLoopback: Bool {
+        remoteAddress == "::1"
+            || remoteAddress.utf8.starts(with: "127.".utf8)
+            || ASCII.hasPrefixCaseInsensitive(remoteAddress, "::ffff:127.")
+    }
+}

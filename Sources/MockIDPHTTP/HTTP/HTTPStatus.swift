@@ -1,0 +1,69 @@
+/// An HTTP response status code with its standard reason phrase (RFC 9110 §15).
+public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The three-digit code, e.g. 200.
+    public var rawValue: Int
+
+    /// Wraps any code; codes outside 100...999 are refused by the server with a 500.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// The standard reason phrase ("Not Found"), or "Status <code>" for a code this type does not name.
+    public var reasonPhrase: String {
+        switch rawValue {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 302: "Found"
+        case 303: "See Other"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status \(rawValue)"
+        }
+    }
+
+    /// The code and phrase, e.g. "404 Not Found".
+    public var description: String { "\(rawValue) \(reasonPhrase)" }
+
+    /// 200 OK.
+    public static let ok = HTTPStatus(rawValue: 200)
+    /// 201 Created.
+    public static let created = HTTPStatus(rawValue: 201)
+    /// 204 No Content.
+    public static let noContent = HTTPStatus(rawValue: 204)
+    /// 302 Found, the redirect OAuth uses for authorization responses.
+    public static let found = HTTPStatus(rawValue: 302)
+    /// 303 See Other.
+    public static let seeOther = HTTPStatus(rawValue: 303)
+    /// 400 Bad Request.
+    public static let badRequest = HTTPStatus(rawValue: 400)
+    /// 401 Unauthorized.
+    public static let unauthorized = HTTPStatus(rawValue: 401)
+    /// 403 Forbidden.
+    public static let forbidden = HTTPStatus(rawValue: 403)
+    /// 404 Not Found.
+    public static let notFound = HTTPStatus(rawValue: 404)
+    /// 405 Method Not Allowed.
+    public static let methodNotAllowed = HTTPStatus(rawValue: 405)
+    /// 413 Content Too Large (formerly Payload Too Large).
+    public static let payloadTooLarge = HTTPStatus(rawValue: 413)
+    /// 415 Unsupported Media Type.
+    public static let unsupportedMediaType = HTTPStatus(rawValue: 415)
+    /// 429 Too Many Requests.
+    public static let tooManyRequests = HTTPStatus(rawValue: 429)
+    /// 431 Request Header Fields Too Large.
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(rawValue: 431)
+    /// 500 Internal Server Error.
+    public static let internalServerError = HTTPStatus(rawValue: 500)
+    /// 503 Service Unavailable.
+    public static let serviceUnavailable = HTTPStatus(rawValue: 503)
+}

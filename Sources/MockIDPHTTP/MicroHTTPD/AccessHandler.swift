@@ -1,0 +1,239 @@
+import CMicroHTTPD
+import Glibc
+import Logging
+
+/// libmicrohttpd's callbacks for one listener, and the request/response translation they do.
+///
+/// The callbacks are `static let`s of a non-isolated type (never closures in `main.swift`, which Swift 6 would
+/// isolate to the main actor and trap on a worker thread). Their `cls` is the listener's `DaemonContext`; a
+/// request's `*con_cls` is its retained `PendingRequest`. The protocol, per request:
+/// 1. URI log callback: the request line is in; keep the raw target, count the request as in flight.
+/// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over the limit.
+///    Queueing a response here would make libmicrohttpd close the connection after it, so keep-alive needs step 4.
+/// 3. Calls with upload data: append to the body (or drop it past the limit), mark it consumed.
+/// 4. Last call (no upload data): build the `HTTPRequest`, call the responder, queue its response.
+/// 5. NOTIFY_COMPLETED, also after an abort or a timeout: release the `PendingRequest`.
+///
+/// The responder runs on a worker thread and must return: it cannot be interrupted, and a trap in it ends the process.
+enum AccessHandler {
+    /// `MHD_OPTION_URI_LOG_CALLBACK`'s function type (the header has no typedef for it).
+    typealias URILogCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
+    /// `MHD_OPTION_UNESCAPE_CALLBACK`'s function type (the header has no typedef for it).
+    typealias UnescapeCallback = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int
+
+    // MARK: - Callbacks
+
+    static let beginRequest: URILogCallback = { cls, uri, _ in
+        guard let cls else { return nil }
+        let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+        context.requestsInFlight.wrappingAdd(1, ordering: .relaxed)
+        let target = uri.flatMap { String(validatingCString: $0) }
+        return Unmanaged.passRetained(PendingRequest(target: target)).toOpaque()
+    }
+
+    static let handleRequest: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
+        guard let cls, let connection, let method, let uploadDataSize, let requestState else { return .NO }
+        let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+        let pending: PendingRequest
+        if let existing = requestState.pointee {
+            pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+        } else {
+            // The URI log callback always runs first; this keeps the bookkeeping whole should that ever change.
+            pending = PendingRequest(target: url.flatMap { String(validatingCString: $0) })
+            requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
+            context.requestsInFlight.wrappingAdd(1, ordering: .relaxed)
+        }
+        return handle(pending, connection, method, uploadData, uploadDataSize, context)
+    }
+
+    static let endRequest: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
+        guard let cls, let requestState, let pending = requestState.pointee else { return }
+        requestState.pointee = nil
+        Unmanaged<PendingRequest>.fromOpaque(pending).release()
+        let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+        context.requestsInFlight.wrappingSubtract(1, ordering: .releasing)
+    }
+
+    /// Leaves escapes alone: the raw target is decoded strictly by `RequestTarget`, so libmicrohttpd's lenient
+    /// decoding of the URL and arguments would be wasted work.
+    static let keepEscapes: UnescapeCallback = { _, _, text in
+        text.map { strlen($0) } ?? 0
+    }
+
+    static let logLibraryMessage: MHD_LogCallback = { cls, format, arguments in
+        guard let cls, let format, let arguments else { return }
+        let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+        var buffer = [CChar](repeating: 0, count: 512)
+        _ = vsnprintf(&buffer, buffer.count, format, arguments)
+        var bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 { bytes.removeLast() }
+        let message = String(decoding: bytes, as: UTF8.self)
+        context.lastLibraryMessage.withLock { $0 = message }
+        // Debug level: libmicrohttpd reports ordinary client behaviour (a peer closing mid-request) as errors.
+        context.logger.debug("libmicrohttpd: \(message)")
+    }
+
+    // MARK: - Request
+
+    private static func handle(
+        _ pending: PendingRequest,
+        _ connection: OpaquePointer,
+        _ method: UnsafePointer<CChar>,
+        _ uploadData: UnsafePointer<CChar>?,
+        _ uploadDataSize: UnsafeMutablePointer<Int>,
+        _ context: DaemonContext
+    ) -> MHD_Result {
+        if !pending.headersSeen {
+            pending.headersSeen = true
+            if let declared = declaredContentLength(connection) {
+                if declared > context.maximumBodySize {
+                    // Early answer: libmicrohttpd then closes the connection instead of reading the body.
+                    return queue(payloadTooLarge(context), on: connection, context)
+                }
+                pending.body.reserveCapacity(declared)
+            }
+            return .YES
+        }
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            if !pending.bodyTooLarge {
+                if pending.body.count + size > context.maximumBodySize {
+                    pending.bodyTooLarge = true
+                    pending.body = []
+                } else if let uploadData {
+                    pending.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+                }
+            }
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+        if pending.bodyTooLarge {
+            return queue(payloadTooLarge(context), on: connection, context)
+        }
+        return queue(respond(to: pending, connection, method, context), on: connection, context)
+    }
+
+    private static func respond(
+        to pending: PendingRequest, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>, _ context: DaemonContext
+    ) -> HTTPResponse {
+        guard let raw = pending.target else {
+            return .text("Bad Request: the request target is not valid UTF-8\n", status: .badRequest)
+        }
+        let target: RequestTarget
+        do {
+            target = try RequestTarget(raw: raw)
+        } catch {
+            return .text(error.message, status: .badRequest)
+        }
+        let body = pending.body
+        pending.body = []
+        let request = HTTPRequest(
+            method: String(cString: method),
+            path: target.path,
+            query: target.query,
+            headers: headers(of: connection),
+            body: body,
+            remoteAddress: remoteAddress(of: connection),
+            isSecure: context.isSecure,
+            localPort: context.localPort.load(ordering: .relaxed)
+        )
+        return context.responder(request)
+    }
+
+    private static func payloadTooLarge(_ context: DaemonContext) -> HTTPResponse {
+        .text("Content Too Large: the request body exceeds \(context.maximumBodySize) bytes\n", status: .payloadTooLarge)
+    }
+
+    /// The Content-Length header's value; nil when absent or not a number (libmicrohttpd rejects those itself).
+    private static func declaredContentLength(_ connection: OpaquePointer) -> Int? {
+        guard var digit = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
+        var value = 0
+        var sawDigit = false
+        while digit.pointee != 0 {
+            let byte = UInt8(bitPattern: digit.pointee)
+            guard byte &- UInt8(ascii: "0") < 10 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+            value = overflow1 || overflow2 ? Int.max : sum
+            sawDigit = true
+            digit += 1
+        }
+        return sawDigit ? value : nil
+    }
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, pointer)
+        }
+        return headers
+    }
+
+    private static let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+        guard let cls, let key else { return .YES }
+        let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+        let name = string(key, keySize)
+        headers.pointee.add(name, value.map { string($0, valueSize) } ?? "")
+        return .YES
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+        pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+
+    private static func remoteAddress(of connection: OpaquePointer) -> String {
+        guard let address = CMicroHTTPD_client_address(connection) else { return "" }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
+            let text: UnsafePointer<CChar>?
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                text = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var bytes = ipv4.pointee.sin_addr
+                    return inet_ntop(AF_INET, &bytes, buffer.baseAddress, socklen_t(buffer.count))
+                }
+            case AF_INET6:
+                text = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    var bytes = ipv6.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &bytes, buffer.baseAddress, socklen_t(buffer.count))
+                }
+            default:
+                text = nil
+            }
+            return text.map { String(cString: $0) } ?? ""
+        }
+    }
+
+    // MARK: - Response
+
+    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, _ context: DaemonContext) -> MHD_Result {
+        var response = response
+        if !(200...999).contains(response.status.rawValue) {
+            context.logger.error("the responder answered with status \(response.status.rawValue), which cannot be sent; sending 500 instead")
+            response = .text("Internal Server Error\n", status: .internalServerError)
+        }
+        let made: OpaquePointer? = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let made else {
+            context.logger.error("libmicrohttpd could not allocate a response of \(response.body.count) bytes")
+            return .NO
+        }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in response.headers {
+            // libmicrohttpd frames the body itself and refuses these.
+            if ASCII.caseInsensitiveEquals(name, "Content-Length") || ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
+                continue
+            }
+            if MHD_add_response_header(made, name, value) == .NO {
+                context.logger.warning("dropped response header \(name): libmicrohttpd refused it (line breaks or invalid characters?)")
+            }
+        }
+        if context.isDraining.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(made, "Connection", "close")
+        }
+        return MHD_queue_response(connection, UInt32(response.status.rawValue), made)
+    }
+}

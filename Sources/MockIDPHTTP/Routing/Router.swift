@@ -1,0 +1,217 @@
+/// Maps a request's method and path to a handler.
+///
+/// Patterns are paths whose segments are literals, `{name}` captures (one non-empty segment) or, last only,
+/// `{name...}` (the rest of the path, possibly empty). Matching works segment by segment:
+/// - literals compare without regard to ASCII case (Entra treats paths case-insensitively); captures keep the original text;
+/// - at the same position a literal beats a capture, and a capture beats a catch-all; the search backtracks when a
+///   preferred branch leads nowhere;
+/// - a trailing slash is ignored ("/a/b/" matches "/a/b");
+/// - HEAD is answered by a GET route;
+/// - a path that matches only under other methods gets 405 with an `Allow` header; no match at all goes to `notFound`.
+public struct Router: Sendable {
+    /// Answers a request whose path matched the pattern, with the pattern's captures.
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponse
+
+    private struct Node: Sendable {
+        /// Literal children: the literal with ASCII lowercased, and the child node index.
+        var literals: [(literal: String, child: Int)] = []
+        /// The child node for a `{capture}` segment.
+        var capture: Int?
+        /// Endpoints whose pattern ends at this node.
+        var endpoints: [Int] = []
+        /// Endpoints whose pattern continues from this node with a catch-all.
+        var catchAlls: [Int] = []
+    }
+
+    private struct Endpoint: Sendable {
+        var methods: Set<String>?
+        var parameterNames: [String]
+        var handler: Handler
+
+        func allows(_ method: String) -> Bool {
+            guard let methods else { return true }
+            return methods.contains(method) || (method == "HEAD" && methods.contains("GET"))
+        }
+    }
+
+    private enum PatternSegment {
+        case literal(String)
+        case capture(String)
+        case catchAll(String)
+    }
+
+    private var nodes: [Node] = [Node()]
+    private var endpoints: [Endpoint] = []
+    private let notFound: @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// An empty router; requests no route matches go to `notFound` (by default a plain-text 404).
+    public init(notFound: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in .text("Not Found\n", status: .notFound) }) {
+        self.notFound = notFound
+    }
+
+    /// Adds a route for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
+    ///
+    /// A malformed pattern (a brace inside a literal, an empty capture name, a catch-all that is not last, an empty
+    /// segment) is a programming error and stops the program.
+    public mutating func add(_ pattern: String, methods: Set<String>? = nil, _ handler: @escaping Handler) {
+        var node = 0
+        var names: [String] = []
+        var catchAll = false
+        for segment in Self.parse(pattern) {
+            switch segment {
+            case .literal(let literal):
+                let key = ASCII.lowercased(literal)
+                if let existing = nodes[node].literals.first(where: { $0.literal == key }) {
+                    node = existing.child
+                } else {
+                    nodes.append(Node())
+                    nodes[node].literals.append((literal: key, child: nodes.count - 1))
+                    node = nodes.count - 1
+                }
+            case .capture(let name):
+                names.append(name)
+                if let child = nodes[node].capture {
+                    node = child
+                } else {
+                    nodes.append(Node())
+                    nodes[node].capture = nodes.count - 1
+                    node = nodes.count - 1
+                }
+            case .catchAll(let name):
+                names.append(name)
+                catchAll = true
+            }
+        }
+        guard Set(names).count == names.count else {
+            preconditionFailure("route pattern \(pattern) uses a capture name twice")
+        }
+        endpoints.append(Endpoint(methods: methods, parameterNames: names, handler: handler))
+        if catchAll {
+            nodes[node].catchAlls.append(endpoints.count - 1)
+        } else {
+            nodes[node].endpoints.append(endpoints.count - 1)
+        }
+    }
+
+    /// Finds the route for the request and returns its response (or 404 / 405).
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let path = request.path
+        let segments = Self.segments(of: path)
+        var search = Search(path: path, segments: segments, method: request.method)
+        if let endpointIndex = find(node: 0, at: 0, &search) {
+            let endpoint = endpoints[endpointIndex]
+            var values: [(name: String, value: String)] = []
+            values.reserveCapacity(endpoint.parameterNames.count)
+            for (name, value) in zip(endpoint.parameterNames, search.captures) {
+                values.append((name: name, value: String(value)))
+            }
+            return endpoint.handler(request, RouteParameters(values))
+        }
+        guard search.otherMethodsMatched else { return notFound(request) }
+        var allowed = search.allowed
+        if allowed.contains("GET") { allowed.insert("HEAD") }
+        var response = HTTPResponse.text("Method Not Allowed\n", status: .methodNotAllowed)
+        response.headers["Allow"] = allowed.sorted().joined(separator: ", ")
+        return response
+    }
+
+    // MARK: - Matching
+
+    private struct Search {
+        let path: String
+        let segments: [Substring]
+        let method: String
+        var captures: [Substring] = []
+        var allowed: Set<String> = []
+        var otherMethodsMatched = false
+    }
+
+    /// Depth-first search in priority order: literal, capture, catch-all. Returns the endpoint index.
+    private func find(node nodeIndex: Int, at position: Int, _ search: inout Search) -> Int? {
+        let node = nodes[nodeIndex]
+        if position == search.segments.count {
+            if let found = firstAllowing(node.endpoints, &search) { return found }
+        } else {
+            let segment = search.segments[position]
+            for (literal, child) in node.literals where ASCII.caseInsensitiveEquals(literal, segment) {
+                if let found = find(node: child, at: position + 1, &search) { return found }
+            }
+            if let child = node.capture, !segment.isEmpty {
+                search.captures.append(segment)
+                if let found = find(node: child, at: position + 1, &search) { return found }
+                search.captures.removeLast()
+            }
+        }
+        if !node.catchAlls.isEmpty {
+            let rest = position < search.segments.count
+                ? search.path[search.segments[position].startIndex...]
+                : search.path[search.path.endIndex...]
+            search.captures.append(rest)
+            if let found = firstAllowing(node.catchAlls, &search) { return found }
+            search.captures.removeLast()
+        }
+        return nil
+    }
+
+    private func firstAllowing(_ candidates: [Int], _ search: inout Search) -> Int? {
+        for index in candidates {
+            let endpoint = endpoints[index]
+            if endpoint.allows(search.method) { return index }
+            search.otherMethodsMatched = true
+            search.allowed.formUnion(endpoint.methods ?? [])
+        }
+        return nil
+    }
+
+    /// The segments between slashes, without the leading slash's empty segment and without one trailing empty segment.
+    private static func segments(of path: String) -> [Substring] {
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        if start < utf8.endIndex, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                segments.append(path[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start < utf8.endIndex { segments.append(path[start..<utf8.endIndex]) }
+        return segments
+    }
+
+    private static func parse(_ pattern: String) -> [PatternSegment] {
+        let raw = segments(of: pattern)
+        var result: [PatternSegment] = []
+        for (index, text) in raw.enumerated() {
+            guard !text.isEmpty else { preconditionFailure("route pattern \(pattern) has an empty segment") }
+            if text.hasPrefix("{"), text.hasSuffix("}") {
+                let inner = text.dropFirst().dropLast()
+                if inner.hasSuffix("...") {
+                    let name = inner.dropLast(3)
+                    guard index == raw.count - 1 else {
+                        preconditionFailure("route pattern \(pattern): a {name...} catch-all must be the last segment")
+                    }
+                    result.append(.catchAll(checkedName(name, in: pattern)))
+                } else {
+                    result.append(.capture(checkedName(inner, in: pattern)))
+                }
+            } else {
+                guard !text.contains("{"), !text.contains("}") else {
+                    preconditionFailure("route pattern \(pattern): braces must enclose a whole segment")
+                }
+                result.append(.literal(String(text)))
+            }
+        }
+        return result
+    }
+
+    private static func checkedName(_ name: Substring, in pattern: String) -> String {
+        guard !name.isEmpty, !name.contains("{"), !name.contains("}"), !name.contains(".") else {
+            preconditionFailure("route pattern \(pattern) has an invalid capture name '\(name)'")
+        }
+        return String(name)
+    }
+}

@@ -1,0 +1,113 @@
+import Glibc
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: one daemon per listener, a pool of worker threads each, optional TLS,
+/// graceful stop. Requests are read completely (body included) and answered by one synchronous responder.
+///
+/// The responder is called on worker threads, concurrently; it must be thread-safe and must return. A slow
+/// responder holds up the other connections of its worker thread; a trap in it ends the process (Swift cannot
+/// catch traps). Do not call `stop` from inside the responder: stopping waits for the worker threads.
+public final class HTTPServer: @unchecked Sendable {
+    private enum Phase {
+        case idle
+        case running([MicroHTTPDaemon])
+        case stopped
+    }
+
+    private struct State {
+        var phase: Phase = .idle
+        var bound: [BoundListener] = []
+    }
+
+    private let configuration: Configuration
+    private let logger: Logger
+    private let responder: @Sendable (HTTPRequest) -> HTTPResponse
+    private let state = Mutex(State())
+
+    /// A server that will answer every request with `responder` once started.
+    public init(configuration: Configuration, logger: Logger, responder: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        self.configuration = configuration
+        self.logger = logger
+        self.responder = responder
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Binds and starts every listener, or none: when one fails, those already started are stopped and the error
+    /// names the failing address (e.g. "cannot listen on 127.0.0.1:8443: the address is already in use").
+    public func start() throws(HTTPServerError) {
+        try state.withLock { (state: inout State) throws(HTTPServerError) in
+            guard case .idle = state.phase else { throw HTTPServerError("the server was already started") }
+            try validate()
+            var daemons: [MicroHTTPDaemon] = []
+            var bound: [BoundListener] = []
+            for listener in configuration.listeners {
+                let daemon = MicroHTTPDaemon(context: DaemonContext(
+                    responder: responder,
+                    logger: logger,
+                    isSecure: configuration.tls != nil,
+                    maximumBodySize: configuration.maximumBodySize
+                ))
+                do throws(HTTPServerError) {
+                    let port = try daemon.start(ListenAddress(listener), listener: listener, configuration: configuration)
+                    daemons.append(daemon)
+                    bound.append(BoundListener(host: listener.host, port: port, isSecure: configuration.tls != nil))
+                } catch {
+                    for started in daemons { started.stop() }
+                    throw error
+                }
+            }
+            state.phase = .running(daemons)
+            state.bound = bound
+        }
+        for listener in boundListeners {
+            logger.debug("listening on \(listener.baseURL)")
+        }
+    }
+
+    /// The listeners after `start`, in configuration order, with their real ports; empty before.
+    public var boundListeners: [BoundListener] {
+        state.withLock { $0.bound }
+    }
+
+    /// Stops gracefully: new connections are refused at once, requests already under way may finish for up to
+    /// `gracePeriod`, then every connection is closed and the worker threads end. Idempotent; `deinit` does it too.
+    ///
+    /// Only requests count as under way (from their request line until their response is sent): idle keep-alive
+    /// connections do not hold the stop up, they are closed at the end, and responses sent while draining carry
+    /// `Connection: close`. A connection that has sent part of a request counts until it finishes, times out
+    /// (`connectionTimeout`) or the grace period ends.
+    public func stop(gracePeriod: Duration = .seconds(5)) {
+        let daemons: [MicroHTTPDaemon] = state.withLock { state in
+            defer { state.phase = .stopped }
+            if case .running(let daemons) = state.phase { return daemons }
+            return []
+        }
+        guard !daemons.isEmpty else { return }
+        for daemon in daemons { daemon.beginDraining() }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: gracePeriod)
+        while daemons.contains(where: { $0.requestsInFlight > 0 }), clock.now < deadline {
+            usleep(5_000)
+        }
+        let unfinished = daemons.reduce(0) { $0 + $1.requestsInFlight }
+        if unfinished > 0 {
+            logger.warning("stopping with \(unfinished) request(s) still in flight after the grace period of \(gracePeriod)")
+        }
+        for daemon in daemons { daemon.stop() }
+    }
+
+    private func validate() throws(HTTPServerError) {
+        guard !configuration.listeners.isEmpty else { throw HTTPServerError("the configuration has no listeners") }
+        guard configuration.threadsPerListener >= 1 else { throw HTTPServerError("threadsPerListener must be at least 1") }
+        guard configuration.maximumBodySize >= 0 else { throw HTTPServerError("maximumBodySize must not be negative") }
+        guard configuration.connectionLimit >= 1 else { throw HTTPServerError("connectionLimit must be at least 1") }
+        guard configuration.connectionTimeout >= 1 else { throw HTTPServerError("connectionTimeout must be at least 1 second") }
+        guard configuration.connectionMemoryLimit >= 8192 else {
+            throw HTTPServerError("connectionMemoryLimit must be at least 8192 bytes")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Glibc
+import MockIDPHTTP
+
+/// A tiny blocking HTTP/1.1 client over a POSIX socket: the tests send exact bytes and read exact responses.
+final class RawHTTPClient {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A parsed response.
+    struct Response {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to `host` (numeric IPv4 or IPv6) and `port`; reads time out after `timeout` seconds.
+    init(host: String = "127.0.0.1", port: UInt16, timeout: Int = 5) throws {
+        let (family, storage, length) = try Self.address(host, port)
+        fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var limit = timeval(tv_sec: timeout, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var address = storage
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure(description: "connect: errno \(code)")
+        }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// The errno of a plain connection attempt (ECONNREFUSED, …), or nil when the connection was accepted.
+    static func connectionError(host: String = "127.0.0.1", port: UInt16) -> Int32? {
+        guard let (family, storage, length) = try? address(host, port) else { return EINVAL }
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = storage
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        return result == 0 ? nil : errno
+    }
+
+    /// Sends all bytes.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    /// Sends text as UTF-8.
+    func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    /// Reads one response; `hasBody: false` for HEAD (Content-Length is then only informative).
+    func readResponse(hasBody: Bool = true) throws -> Response {
+        let headerEnd = try fill(until: { Self.find([13, 10, 13, 10], in: $0) })
+        let head = String(decoding: buffer[..<headerEnd], as: UTF8.self)
+        buffer.removeFirst(headerEnd + 4)
+        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure(description: "bad status line: \(head)") }
+        var headers = HTTPHeaders()
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
+        }
+        var body: [UInt8] = []
+        if hasBody, let length = headers["Content-Length"].flatMap({ Int($0) }) {
+            _ = try fill(until: { $0.count >= length ? length : nil })
+            body = Array(buffer[..<length])
+            buffer.removeFirst(length)
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server closes the connection (or resets it) within the read timeout.
+    func waitForClose() -> Bool {
+        var byte: UInt8 = 0
+        while true {
+            let received = recv(fd, &byte, 1, 0)
+            if received == 0 { return true }
+            if received < 0 { return errno == ECONNRESET }
+        }
+    }
+
+    private func fill(until done: ([UInt8]) -> Int?) throws -> Int {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let result = done(buffer) { return result }
+            let received = recv(fd, &chunk, chunk.count, 0)
+            guard received > 0 else {
+                throw Failure(description: received == 0 ? "connection closed by the server" : "recv: errno \(errno)")
+            }
+            buffer.append(contentsOf: chunk[..<received])
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start
+        }
+        return nil
+    }
+
+    private static func address(_ host: String, _ port: UInt16) throws -> (Int32, sockaddr_storage, socklen_t) {
+        var storage = sockaddr_storage()
+        if host.contains(":") {
+            try withUnsafeMutablePointer(to: &storage) {
+                try $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    $0.pointee.sin6_family = sa_family_t(AF_INET6)
+                    $0.pointee.sin6_port = port.bigEndian
+                    guard inet_pton(AF_INET6, host, &$0.pointee.sin6_addr) == 1 else { throw Failure(description: "bad host \(host)") }
+                }
+            }
+            return (AF_INET6, storage, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+        try withUnsafeMutablePointer(to: &storage) {
+            try $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                $0.pointee.sin_family = sa_family_t(AF_INET)
+                $0.pointee.sin_port = port.bigEndian
+                guard inet_pton(AF_INET, host, &$0.pointee.sin_addr) == 1 else { throw Failure(description: "bad host \(host)") }
+            }
+        }
+        return (AF_INET, storage, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+}
