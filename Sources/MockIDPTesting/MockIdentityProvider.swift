@@ -34,7 +34,7 @@ public func withMockIdentityProvider<Result>(
         configuration: config, options: ServerOptions(host: "127.0.0.1", ports: [0], tls: tls, stateDirectory: directory),
         logger: logger)
     try server.start()
-    defer { server.stop(gracePeriod: .milliseconds(200)) }
+    defer { server.stop(gracePeriod: Duration.milliseconds(200)) }
     guard let base = server.baseURLs.first else { throw MockIDPError("the server reported no listener") }
     return try await body(MockIdentityProvider(server: server, baseURL: base))
 }

@@ -105,7 +105,8 @@ import Testing
         #expect(access["scp"] == "access_as_user")
         #expect(access["roles"] == ["Reader"])
         #expect(access["azpacr"] == "0")
-        let info = try #require(Base64URL.decode(try #require(body["client_info"]?.stringValue)))
+        let clientInfo = try #require(body["client_info"]?.stringValue)
+        let info = try #require(Base64URL.decode(clientInfo))
         #expect(try JSONValue.parse(info) == ["uid": .string(Fixtures.aliceOID), "utid": .string(Fixtures.contosoID)])
         #expect(body["refresh_token"]?.stringValue?.isEmpty == false)
     }

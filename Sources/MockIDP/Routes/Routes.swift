@@ -3,25 +3,19 @@ import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
 
-/// The HTTP face of the provider: registers a route for each row of `EndpointTable` and maps requests to
-/// `IdentityProvider` calls and results to responses. Every request is logged once, without secrets.
+/// The HTTP face of the provider: a route for each row of `EndpointTable`, each mapping a request to an
+/// `IdentityProvider` call and its result to a response. Every request is logged once, without secrets.
 struct Routes: Sendable {
-    let provider: IdentityProvider
-    let options: ServerOptions
-    let logger: Logger
-    private var router: Router
+    let handlers: EndpointHandlers
+    private let router: Router
 
     init(provider: IdentityProvider, options: ServerOptions, logger: Logger) {
-        self.provider = provider
-        self.options = options
-        self.logger = logger
-        router = Router(notFound: { request in
-            Self.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
-        })
-        register()
+        handlers = EndpointHandlers(provider: provider, options: options, logger: logger)
+        router = Self.makeRouter(handlers)
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
+        let logger = handlers.logger
         let start = ContinuousClock.now
         let response = router.respond(to: request)
         let elapsed = ContinuousClock.now - start
@@ -31,39 +25,42 @@ struct Routes: Sendable {
         return response
     }
 
-    private mutating func register() {
-        let provider = self.provider
+    private static func makeRouter(_ h: EndpointHandlers) -> Router {
+        var router = Router(notFound: { request in
+            EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+        })
+        let provider = h.provider
         for (endpoint, template) in EndpointTable.paths {
             switch endpoint {
             case .v2Discovery, .v1Discovery:
                 let version: ProtocolVersion = endpoint == .v2Discovery ? .v2 : .v1
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
-                    let context = self.context(request)
-                    return self.json(provider.openIDConfiguration(tenant: params["tenant"] ?? "", version: version, context: context),
+                    let context = h.context(request)
+                    return h.json(provider.openIDConfiguration(tenant: params["tenant"] ?? "", version: version, context: context),
                                      context: context, cache: true)
                 }
             case .v2Keys, .v1Keys:
                 let version: ProtocolVersion = endpoint == .v2Keys ? .v2 : .v1
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
-                    let context = self.context(request)
-                    return self.json(provider.keySet(tenant: params["tenant"] ?? "", version: version, context: context),
+                    let context = h.context(request)
+                    return h.json(provider.keySet(tenant: params["tenant"] ?? "", version: version, context: context),
                                      context: context, cache: true)
                 }
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
-                router.add(template) { request, params in self.token(request, tenant: params["tenant"] ?? "", version: version) }
+                router.add(template) { request, params in h.token(request, tenant: params["tenant"] ?? "", version: version) }
             case .userInfo:
-                router.add(template, methods: ["GET", "POST"]) { request, _ in self.userInfo(request) }
+                router.add(template, methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
             case .instanceDiscovery:
                 router.add(template, methods: ["GET", "HEAD"]) { request, _ in
-                    let context = self.context(request)
-                    let served = self.servedHosts(context)
-                    return self.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
+                    let context = h.context(request)
+                    let served = h.servedHosts(context)
+                    return h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
                                                                 servedHosts: served, context: context), context: context, cache: false)
                 }
             case .userRealm:
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
-                    let context = self.context(request)
+                    let context = h.context(request)
                     return HTTPResponse.json(provider.userRealm(username: params["username"] ?? "", context: context).serialized())
                 }
             case .health:
@@ -71,16 +68,24 @@ struct Routes: Sendable {
             case .v2Authorize, .v1Authorize, .v2DeviceCode, .v1DeviceCode, .v2Logout, .v1Logout, .deviceLogin:
                 // Interactive sign-in (authorize, device code, logout) is the next piece of work; say so plainly.
                 router.add(template) { request, _ in
-                    Self.jsonError(status: HTTPStatus(rawValue: 501), error: "not_implemented",
+                    EndpointHandlers.jsonError(status: HTTPStatus(rawValue: 501), error: "not_implemented",
                                    description: "\(request.path) is not served by this version of mockidp yet.")
                 }
             }
         }
+        return router
     }
+}
+
+/// What each route does: the mapping between HTTP and the provider.
+struct EndpointHandlers: Sendable {
+    let provider: IdentityProvider
+    let options: ServerOptions
+    let logger: Logger
 
     // MARK: token
 
-    private func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
+    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
         let context = self.context(request)
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
@@ -122,7 +127,7 @@ struct Routes: Sendable {
 
     // MARK: userinfo
 
-    private func userInfo(_ request: HTTPRequest) -> HTTPResponse {
+    func userInfo(_ request: HTTPRequest) -> HTTPResponse {
         let context = self.context(request)
         var bearer: String?
         if let auth = request.headers["Authorization"], auth.lowercased().hasPrefix("bearer ") {
@@ -157,7 +162,7 @@ struct Routes: Sendable {
         return hosts
     }
 
-    private func json(_ result: Result<JSONValue, OAuthError>, context: RequestContext, cache: Bool) -> HTTPResponse {
+    func json(_ result: Result<JSONValue, OAuthError>, context: RequestContext, cache: Bool) -> HTTPResponse {
         switch result {
         case .success(let document):
             var r = HTTPResponse.json(document.serialized())

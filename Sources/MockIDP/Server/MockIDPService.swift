@@ -40,7 +40,7 @@ extension StateDirectory {
         let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw MockIDPError("cannot write the ready file \(path): \(String(cString: strerror(errno)))") }
         let bytes = Array(contents.utf8)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         close(fd)
         guard rename(path + ".tmp", path) == 0 else { throw MockIDPError("cannot write the ready file \(path)") }
     }
