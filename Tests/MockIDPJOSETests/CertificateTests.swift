@@ -198,7 +198,7 @@ import Testing
         #expect(outcome.status != 0)
     }
 
-    @Test("the extensions are the ones asked for, as `openssl x509 -text` reads them",
+    @Test("the extensions are the ones asked for, as `openssl x509 -text` reads them, and the PEM is what openssl writes",
           .enabled(if: ExternalTool.isInstalled("openssl")))
     func opensslReadsExtensions() throws {
         let chain = try Self.chain.get()
@@ -213,6 +213,7 @@ import Testing
         let ca = try ExternalTool.run("openssl", ["x509", "-noout", "-text"], input: chain.ca.pem).output
         #expect(ca.contains("X509v3 Basic Constraints: critical\n                CA:TRUE, pathlen:0"))
         #expect(ca.contains("X509v3 Key Usage: critical\n                Certificate Sign, CRL Sign"))
+        #expect(try ExternalTool.run("openssl", ["x509"], input: chain.server.pem).output == chain.server.pem)
         let serial = try ExternalTool.run("openssl", ["x509", "-noout", "-serial"], input: chain.server.pem).output
         #expect(serial.hasPrefix("serial="))
         #expect(serial.count <= "serial=".count + 32 + 1)
