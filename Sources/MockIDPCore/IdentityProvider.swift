@@ -9,6 +9,8 @@ public final class IdentityProvider: Sendable {
         var directory: Directory
         var keys: [SigningKey]
         var refreshTokens: RefreshTokenStore
+        /// Bumped whenever what discovery and key sets say can change (configuration, keys).
+        var generation: Int = 0
     }
 
     let state: Mutex<State>
@@ -30,8 +32,14 @@ public final class IdentityProvider: Sendable {
 
     /// Serves `configuration` from now on; refresh tokens of users and apps that no longer exist stop working.
     public func replaceConfiguration(_ configuration: IdentityProviderConfiguration) {
-        state.withLock { $0.directory = Directory(configuration) }
+        state.withLock {
+            $0.directory = Directory(configuration)
+            $0.generation += 1
+        }
     }
+
+    /// Changes whenever documents built from the configuration or keys may change, so callers can cache them.
+    public var generation: Int { state.withLock { $0.generation } }
 
     var directory: Directory { state.withLock { $0.directory } }
     var activeKey: SigningKey {

@@ -36,15 +36,19 @@ struct Routes: Sendable {
                 let version: ProtocolVersion = endpoint == .v2Discovery ? .v2 : .v1
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
-                    return h.json(provider.openIDConfiguration(tenant: params["tenant"] ?? "", version: version, context: context),
-                                     context: context, cache: true)
+                    let tenant = params["tenant"] ?? ""
+                    return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
+                        provider.openIDConfiguration(tenant: tenant, version: version, context: context)
+                    }
                 }
             case .v2Keys, .v1Keys:
                 let version: ProtocolVersion = endpoint == .v2Keys ? .v2 : .v1
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
-                    return h.json(provider.keySet(tenant: params["tenant"] ?? "", version: version, context: context),
-                                     context: context, cache: true)
+                    let tenant = params["tenant"] ?? ""
+                    return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
+                        provider.keySet(tenant: tenant, version: version, context: context)
+                    }
                 }
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
@@ -56,7 +60,7 @@ struct Routes: Sendable {
                     let context = h.context(request)
                     let served = h.servedHosts(context)
                     return h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
-                                                                servedHosts: served, context: context), context: context, cache: false)
+                                                                servedHosts: served, context: context), context: context)
                 }
             case .userRealm:
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
@@ -82,6 +86,28 @@ struct EndpointHandlers: Sendable {
     let provider: IdentityProvider
     let options: ServerOptions
     let logger: Logger
+    let documents = DocumentCache()
+
+    /// A discovery document or key set, from the cache when the provider has not changed since it was built.
+    /// Errors are not cached (their trace IDs and timestamps are per request).
+    func cachedDocument(_ key: String, context: RequestContext, build: () -> Result<JSONValue, OAuthError>) -> HTTPResponse {
+        var failure: OAuthError?
+        let body = documents.body(key, generation: provider.generation) {
+            switch build() {
+            case .success(let document): return document.serialized()
+            case .failure(let error): failure = error; return nil
+            }
+        }
+        guard let body else {
+            guard let failure else { preconditionFailure("the cache returns nil only when building failed") }
+            return oauthError(failure, context: context)
+        }
+        var r = HTTPResponse.json(body)
+        r.headers["Cache-Control"] = "max-age=86400, private"
+        r.headers["Access-Control-Allow-Origin"] = "*"
+        r.headers["Access-Control-Allow-Methods"] = "GET, OPTIONS"
+        return r
+    }
 
     // MARK: token
 
@@ -162,18 +188,10 @@ struct EndpointHandlers: Sendable {
         return hosts
     }
 
-    func json(_ result: Result<JSONValue, OAuthError>, context: RequestContext, cache: Bool) -> HTTPResponse {
+    func json(_ result: Result<JSONValue, OAuthError>, context: RequestContext) -> HTTPResponse {
         switch result {
-        case .success(let document):
-            var r = HTTPResponse.json(document.serialized())
-            if cache {
-                r.headers["Cache-Control"] = "max-age=86400, private"
-                r.headers["Access-Control-Allow-Origin"] = "*"
-                r.headers["Access-Control-Allow-Methods"] = "GET, OPTIONS"
-            }
-            return r
-        case .failure(let error):
-            return oauthError(error, context: context)
+        case .success(let document): return HTTPResponse.json(document.serialized())
+        case .failure(let error): return oauthError(error, context: context)
         }
     }
 
