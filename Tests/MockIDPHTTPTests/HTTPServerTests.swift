@@ -282,6 +282,29 @@ import Testing
         #expect(response.headers["X-Query"] == "a=1 2|b=1+2|a=3|c=|d=é")
     }
 
+    @Test("an absolute-form target is reduced to its path and query")
+    func absoluteFormTarget() throws {
+        let server = try Self.startServer()
+        defer { server.stop() }
+        let response = try Self.get("http://localhost/ech%6F?a=%2B", port: try Self.port(server))
+        #expect(response.status == 200)
+        #expect(response.headers["X-Path"] == "/echo")
+        #expect(response.headers["X-Query"] == "a=+")
+    }
+
+    @Test("curl posting 2 MiB gets a clean 413")
+    func curlBodyTooLarge() throws {
+        let server = try Self.startServer()
+        defer { server.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mockidp-http-\(UUID().uuidString).bin")
+        try Data(count: 2 * 1_048_576).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let url = try #require(server.boundListeners.first).baseURL + "/echo"
+        let result = try Self.run("/usr/bin/curl", ["-sS", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@\(file.path)", url])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output == "413")
+    }
+
     @Test("a target that does not decode gets 400 without reaching the responder", arguments: [
         "/echo?a=%zz", "/echo?a=%C3", "/echo?a=%00", "/ech%6", "/%FF",
     ])
