@@ -43,16 +43,16 @@ extension HTTPServerTests {
         }
 
         private static func openssl(_ arguments: [String], in directory: URL) throws {
-            let result = try run("/usr/bin/openssl", arguments, in: directory)
+            let result = try run("openssl", arguments, in: directory)
             guard result.status == 0 else { throw RawHTTPClient.Failure(description: "openssl \(arguments[0]): \(result.output)") }
         }
     }
 
-    /// Runs a program, returning its exit status and standard output plus standard error.
+    /// Runs a program found on PATH, returning its exit status and standard output plus standard error.
     static func run(_ program: String, _ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
         if let directory { process.currentDirectoryURL = directory }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -65,7 +65,7 @@ extension HTTPServerTests {
 
     /// `curl --cacert` against `url`: the status code and the body, or the curl error in the body.
     static func curl(_ url: String, caFile: String, extra: [String] = []) throws -> (status: Int32, output: String) {
-        try run("/usr/bin/curl", ["-sS", "--max-time", "5", "--cacert", caFile] + extra + [url])
+        try run("curl", ["-sS", "--max-time", "5", "--cacert", caFile] + extra + [url])
     }
 
     @Test("HTTPS with an EC P-256 certificate and its CA chain works for curl --cacert", arguments: ["127.0.0.1", "localhost"])

@@ -22,7 +22,7 @@ extension HTTPServerTests {
         defer { server.stop() }
         let url = try #require(server.boundListeners.first).baseURL + "/contoso.onmicrosoft.com/discovery/v2.0/keys"
         let seconds = environment["MOCKIDP_HTTP_BENCH_SECONDS"] ?? "5"
-        let result = try Self.run("/usr/bin/wrk", ["-t1", "-c32", "-d\(seconds)s", "--latency", url])
+        let result = try Self.run("wrk", ["-t1", "-c32", "-d\(seconds)s", "--latency", url])
         print(result.output)
         #expect(result.status == 0)
         #expect(result.output.contains("Requests/sec"))

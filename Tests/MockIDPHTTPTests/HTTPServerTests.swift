@@ -300,7 +300,7 @@ import Testing
         try Data(count: 2 * 1_048_576).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let url = try #require(server.boundListeners.first).baseURL + "/echo"
-        let result = try Self.run("/usr/bin/curl", ["-sS", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@\(file.path)", url])
+        let result = try Self.run("curl", ["-sS", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@\(file.path)", url])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output == "413")
     }
