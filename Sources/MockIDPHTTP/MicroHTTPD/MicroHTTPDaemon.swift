@@ -85,7 +85,11 @@ final class MicroHTTPDaemon: @unchecked Sendable {
         quiescedSocket = MHD_quiesce_daemon(daemon)
         // shutdown(2) takes a listening socket out of LISTEN on Linux, so connection attempts are refused at
         // once, while the descriptor itself stays valid for any worker thread that still holds it.
-        if quiescedSocket >= 0 { _ = shutdown(quiescedSocket, Int32(SHUT_RDWR)) }
+        if quiescedSocket >= 0 {
+            _ = shutdown(quiescedSocket, Int32(SHUT_RDWR))
+        } else {
+            context.logger.warning("libmicrohttpd would not stop accepting connections; they are closed at the end of the stop")
+        }
     }
 
     /// Requests read but not yet completed.

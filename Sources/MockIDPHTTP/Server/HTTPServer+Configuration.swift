@@ -4,6 +4,7 @@ extension HTTPServer {
     /// An address and port to listen on.
     public struct Listener: Sendable, Hashable {
         /// A numeric IPv4 or IPv6 address ("127.0.0.1", "::1", "0.0.0.0", "::"), or "localhost" for 127.0.0.1.
+        /// An IPv6 listener accepts IPv6 only ("::" does not take IPv4): add "0.0.0.0" as a second listener for both.
         public var host: String
         /// The TCP port; 0 picks any free port (read the real one from `boundListeners`).
         public var port: UInt16

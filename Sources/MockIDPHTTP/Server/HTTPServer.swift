@@ -8,7 +8,7 @@ import Synchronization
 /// The responder is called on worker threads, concurrently; it must be thread-safe and must return. A slow
 /// responder holds up the other connections of its worker thread; a trap in it ends the process (Swift cannot
 /// catch traps). Do not call `stop` from inside the responder: stopping waits for the worker threads.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     private enum Phase {
         case idle
         case running([MicroHTTPDaemon])
