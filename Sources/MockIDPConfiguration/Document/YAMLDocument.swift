@@ -22,7 +22,7 @@ struct YAMLDocument {
     /// How many times the reader renames duplicate keys and composes again before it gives up.
     static let maximumDuplicateKeyPasses = 32
     /// How many bytes the reader composes in all, retries included, before it gives up.
-    static let maximumComposedBytes = 4 * maximumBytes
+    static let maximumComposedBytes = 2 * maximumBytes
     /// A renamed duplicate key reads `\u{E001}` serial `\u{E002}` key: unique, so that the next compose accepts
     /// it, and recognisable, so that the decoder reports it.
     static let duplicateKeyMarker: Unicode.Scalar = "\u{E001}"
@@ -68,9 +68,11 @@ struct YAMLDocument {
         var passes = 0
         var composedBytes = 0
         var renamedKeys = 0
+        // A text that may hold aliases is composed twice (see `compose`); renaming keys adds no `*`.
+        let costOfCompose = text.unicodeScalars.contains("*") ? 2 * size : size
         while true {
             passes += 1
-            composedBytes += text.unicodeScalars.contains("*") ? 2 * size : size
+            composedBytes += costOfCompose
             switch compose(text, file: file) {
             case .composed(let root):
                 document.root = root
@@ -79,7 +81,7 @@ struct YAMLDocument {
                 document.problems += problems
                 return document
             case .duplicateKey(let key, let first):
-                guard passes < maximumDuplicateKeyPasses, composedBytes + 2 * size <= maximumComposedBytes,
+                guard passes < maximumDuplicateKeyPasses, composedBytes + costOfCompose <= maximumComposedBytes,
                       let renamed = renamingLaterOccurrences(of: key, after: first, in: text, serial: &renamedKeys)
                 else {
                     document.problems.append(ConfigurationProblem(file: file, line: first.line, path: "",
