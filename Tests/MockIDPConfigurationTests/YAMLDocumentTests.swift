@@ -58,6 +58,11 @@ import Testing
         bytes.append(contentsOf: [0xC3, 0x28, 0x0A])  // a lead byte without its continuation
         let path = try directory.write("latin1.yaml", bytes)
         #expect(ConfigurationFixtures.loadProblems([path]) == ["\(path):2: is not valid UTF-8 text (byte 23)"])
+
+        let utf16 = try directory.write("utf16.yaml", Data([0xFF, 0xFE]) + "tenants: []\n".data(using: .utf16LittleEndian)!)
+        #expect(ConfigurationFixtures.loadProblems([utf16]) == ["\(utf16):1: is not valid UTF-8 text (byte 0)"])
+        let nul = try directory.write("nul.yaml", Data("tenants: []\nhosts: [a\u{0}]\n".utf8))
+        #expect(ConfigurationFixtures.loadProblems([nul]) == ["\(nul):2: invalid text: control characters are not allowed"])
     }
 
     @Test("a byte order mark at the start is allowed")

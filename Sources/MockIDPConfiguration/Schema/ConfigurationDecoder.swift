@@ -268,10 +268,3 @@ struct ConfigurationDecoder {
         }
     }
 }
-
-extension Node {
-    /// The number of items when this is a list.
-    var sequenceCount: Int? {
-        if case .sequence(let sequence) = self { sequence.count } else { nil }
-    }
-}

@@ -14,6 +14,11 @@ extension Node {
     /// Documents are composed without rules (see `YAMLDocument`), so only values whose type matters pay
     /// for the resolution. Not for keys: Yams resolved theirs, without rules, when it hashed them.
     var resolvedTag: Tag.Name { Resolver.default.resolveTag(of: self) }
+
+    /// The number of items when this is a list.
+    var sequenceCount: Int? {
+        if case .sequence(let sequence) = self { sequence.count } else { nil }
+    }
 }
 
 extension Node.Scalar {
