@@ -1,0 +1,99 @@
+import MockIDPCore
+
+extension ConfigurationOverlay {
+    /// Applies a later file over this one; the rules are `ConfigurationLoader.merge(_:)`'s.
+    ///
+    /// A later file's entries match only entries of earlier files, and each at most once: two users with one
+    /// username in the same file stay two, so that validation reports them.
+    mutating func merge(_ later: ConfigurationOverlay) {
+        if let value = later.tokens.lifetime { tokens.lifetime = value }
+        if let value = later.tokens.refreshLifetime { tokens.refreshLifetime = value }
+        if let value = later.tokens.codeLifetime { tokens.codeLifetime = value }
+
+        var knownHosts = Set(hosts.map(\.value))
+        for host in later.hosts where knownHosts.insert(host.value).inserted { hosts.append(host) }
+
+        var earlier = FirstIndex(tenants.map(\.id.value))
+        for tenant in later.tenants {
+            if let index = earlier.claim(tenant.id.value) {
+                tenants[index].merge(tenant)
+            } else {
+                tenants.append(tenant)
+            }
+        }
+    }
+
+    /// The configuration this overlay describes, defaults filled in.
+    var configuration: IdentityProviderConfiguration {
+        var settings = TokenSettings()
+        if let value = tokens.lifetime { settings.lifetime = value.value }
+        if let value = tokens.refreshLifetime { settings.refreshLifetime = value.value }
+        if let value = tokens.codeLifetime { settings.codeLifetime = value.value }
+        return IdentityProviderConfiguration(
+            tokens: settings,
+            hosts: hosts.map(\.value),
+            tenants: tenants.map { tenant in
+                Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
+                       cloud: tenant.cloud?.value ?? .public, b2c: tenant.b2c?.value,
+                       users: tenant.users.map(\.user), apps: tenant.apps.map(\.app))
+            })
+    }
+
+    /// An overlay of a built configuration, for merging built configurations: having no origin in a file,
+    /// a value equal to its default counts as not set.
+    init(_ configuration: IdentityProviderConfiguration) {
+        let nowhere = Origin(file: "", line: 0, path: "")
+        func sourced<Value: Equatable>(_ value: Value, unless standard: Value) -> Sourced<Value>? {
+            value == standard ? nil : Sourced(value: value, origin: nowhere)
+        }
+        let standard = TokenSettings()
+        tokens = TokensOverlay(lifetime: sourced(configuration.tokens.lifetime, unless: standard.lifetime),
+                               refreshLifetime: sourced(configuration.tokens.refreshLifetime, unless: standard.refreshLifetime),
+                               codeLifetime: sourced(configuration.tokens.codeLifetime, unless: standard.codeLifetime))
+        hosts = configuration.hosts.map { Sourced(value: $0, origin: nowhere) }
+        tenants = configuration.tenants.map { tenant in
+            TenantOverlay(
+                origin: nowhere, id: Sourced(value: tenant.id, origin: nowhere),
+                domains: tenant.domains.map { Sourced(value: $0, origin: nowhere) },
+                name: tenant.name.map { Sourced(value: $0, origin: nowhere) },
+                cloud: sourced(tenant.cloud, unless: .public),
+                b2c: tenant.b2c.map { Sourced(value: $0, origin: nowhere) },
+                users: tenant.users.map { UserEntry(user: $0, origin: nowhere, usernameOrigin: nowhere, objectIDOrigin: nowhere) },
+                apps: tenant.apps.map { ApplicationEntry(app: $0, origin: nowhere, clientIDOrigin: nowhere) })
+        }
+    }
+}
+
+extension TenantOverlay {
+    /// A later file's declaration of the same tenant: scalar fields it sets win, domains add up, users
+    /// (by username, without regard to case) and apps (by client ID) are replaced whole or added.
+    mutating func merge(_ later: TenantOverlay) {
+        if let value = later.name { name = value }
+        if let value = later.cloud { cloud = value }
+        if let value = later.b2c { b2c = value }
+
+        var knownDomains = Set(domains.map { $0.value.lowercased() })
+        for domain in later.domains where knownDomains.insert(domain.value.lowercased()).inserted { domains.append(domain) }
+
+        var earlierUsers = FirstIndex(users.map { $0.user.username.lowercased() })
+        for user in later.users {
+            if let index = earlierUsers.claim(user.user.username.lowercased()) { users[index] = user } else { users.append(user) }
+        }
+        var earlierApps = FirstIndex(apps.map { $0.app.clientID.lowercased() })
+        for app in later.apps {
+            if let index = earlierApps.claim(app.app.clientID.lowercased()) { apps[index] = app } else { apps.append(app) }
+        }
+    }
+}
+
+/// Where each key first occurs among the entries of earlier files; each can be claimed by one later entry.
+private struct FirstIndex {
+    private var indices: [String: Int] = [:]
+
+    init(_ keys: [String]) {
+        for (index, key) in keys.enumerated() where indices[key] == nil { indices[key] = index }
+    }
+
+    /// The index of the earlier entry with `key`, unless none or already claimed.
+    mutating func claim(_ key: String) -> Int? { indices.removeValue(forKey: key) }
+}

@@ -1,1 +1,0 @@
-let embedded = PackageResources.default_yaml

@@ -1,0 +1,274 @@
+import MockIDPCore
+import Yams
+
+/// A mapping's entries, after merge keys (`<<`) are applied and unknown keys reported.
+struct MappingFields {
+    /// The mapping itself.
+    var origin: Origin
+    var entries: [(key: String, keyNode: Node, value: Node)]
+
+    func value(_ key: String) -> Node? { entries.first { $0.key == key }?.value }
+
+    /// Where the value of `key` is: its line (the key's line when the value is empty) and path.
+    func origin(of key: String) -> Origin {
+        let path = DocumentPath.appending(key: key, to: origin.path)
+        guard let entry = entries.first(where: { $0.key == key }) else { return Origin(file: origin.file, line: origin.line, path: path) }
+        let line = entry.value.isNull ? entry.keyNode.line : entry.value.line
+        return Origin(file: origin.file, line: line, path: path)
+    }
+}
+
+extension ConfigurationDecoder {
+    mutating func report(_ origin: Origin, _ reason: String) {
+        problems.append(origin.problem(reason))
+    }
+
+    /// The fields of a mapping that may hold `known` keys and must hold `required` ones; nil (and a problem)
+    /// when the node is no mapping.
+    mutating func fields(of node: Node, at origin: Origin, known: [String], required: [String] = [],
+                         notAMapping: String = "must be a mapping") -> MappingFields? {
+        guard case .mapping(let mapping) = node else {
+            report(origin, notAMapping)
+            return nil
+        }
+        let here = Origin(file: origin.file, line: node.line, path: origin.path)
+        var kept: [(key: String, keyNode: Node, value: Node)] = []
+        for entry in pairs(of: mapping, at: here) {
+            if known.contains(entry.key) {
+                kept.append(entry)
+            } else {
+                var reason = "unknown key '\(entry.key)'"
+                if !problems.isFull, let suggestion = ConfigurationSchema.suggestion(for: entry.key, among: known) {
+                    reason += "; did you mean '\(suggestion)'?"
+                }
+                report(Origin(file: file, line: entry.keyNode.line, path: here.path), reason)
+            }
+        }
+        for key in required where !kept.contains(where: { $0.key == key }) {
+            report(here, "missing required key '\(key)'")
+        }
+        return MappingFields(origin: here, entries: kept)
+    }
+
+    /// A mapping's entries in order, with YAML merge keys applied: `<<: *base` (or a list of aliases) adds the
+    /// keys of the merged mappings that the mapping does not spell itself (the first merged mapping wins).
+    /// Keys that are not scalars and keys renamed as duplicates are reported and left out.
+    mutating func pairs(of mapping: Node.Mapping, at origin: Origin) -> [(key: String, keyNode: Node, value: Node)] {
+        var entries: [(key: String, keyNode: Node, value: Node, merged: Bool)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let key) = keyNode else {
+                report(Origin(file: file, line: keyNode.line, path: origin.path), "a key must be a name, not a list or a mapping")
+                continue
+            }
+            if let name = YAMLDocument.originalKey(ofRenamed: key.string) {
+                report(Origin(file: file, line: keyNode.line, path: origin.path), "duplicate key '\(name)'")
+                reportedDuplicateLines.insert(keyNode.line)
+                continue
+            }
+            // A merge key is an unquoted `<<`. (Its tag cannot tell: Yams resolved the tags of keys, without
+            // rules, when it hashed them to find duplicates, and keeps what it resolved.)
+            if key.string == "<<", key.style == .plain || key.style == .any {
+                for merged in mergedPairs(value, at: origin) { entries.append((merged.key, merged.keyNode, merged.value, true)) }
+                continue
+            }
+            entries.append((key.string, keyNode, value, false))
+        }
+        guard entries.contains(where: \.merged) else { return entries.map { ($0.key, $0.keyNode, $0.value) } }
+        let spelled = Set(entries.filter { !$0.merged }.map(\.key))
+        var seen = Set<String>()
+        var result: [(key: String, keyNode: Node, value: Node)] = []
+        for entry in entries {
+            if entry.merged && (spelled.contains(entry.key) || seen.contains(entry.key)) { continue }
+            seen.insert(entry.key)
+            result.append((entry.key, entry.keyNode, entry.value))
+        }
+        return result
+    }
+
+    private mutating func mergedPairs(_ source: Node, at origin: Origin) -> [(key: String, keyNode: Node, value: Node)] {
+        switch source {
+        case .mapping(let mapping):
+            return pairs(of: mapping, at: origin)
+        case .sequence(let sequence) where sequence.allSatisfy({ if case .mapping = $0 { true } else { false } }):
+            return sequence.flatMap { node -> [(key: String, keyNode: Node, value: Node)] in
+                guard case .mapping(let mapping) = node else { return [] }
+                return pairs(of: mapping, at: origin)
+            }
+        default:
+            report(Origin(file: file, line: source.line, path: origin.path), "a merge key (<<) takes a mapping or a list of mappings")
+            return []
+        }
+    }
+
+    /// The items of a list with their origins; none (and no problem) when the value is empty.
+    mutating func items(_ node: Node, at origin: Origin, notAList: String = "must be a list") -> [(node: Node, origin: Origin)] {
+        if node.isNull { return [] }
+        guard case .sequence(let sequence) = node else {
+            report(origin, notAList)
+            return []
+        }
+        return sequence.enumerated().map { index, item in
+            (item, Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path)))
+        }
+    }
+
+    /// A list of strings: each item is any scalar's text as written.
+    mutating func strings(_ node: Node, at origin: Origin) -> [Sourced<String>] {
+        var result: [Sourced<String>] = []
+        for item in items(node, at: origin, notAList: "must be a list of strings") {
+            guard case .scalar(let scalar) = item.node, !scalar.isNull else {
+                report(item.origin, "must be a string")
+                continue
+            }
+            result.append(Sourced(value: scalar.string, origin: item.origin))
+        }
+        return result
+    }
+
+    /// Reports each string listed a second time (comparing without regard to case when asked) and drops it.
+    mutating func withoutRepeats(_ values: [Sourced<String>], ignoringCase: Bool) -> [Sourced<String>] {
+        var seen: [String: Origin] = [:]
+        var kept: [Sourced<String>] = []
+        for value in values {
+            let key = ignoringCase ? value.value.lowercased() : value.value
+            if let first = seen[key] {
+                report(value.origin, "'\(value.value)' is already listed at \(first.reference(from: value.origin))")
+                continue
+            }
+            seen[key] = value.origin
+            kept.append(value)
+        }
+        return kept
+    }
+
+    /// Any scalar's text as written (`name: 42` is the name "42"); nil for an empty value, or for a list or a
+    /// mapping (reported).
+    mutating func optionalString(_ node: Node, at origin: Origin) -> String? {
+        guard case .scalar(let scalar) = node else {
+            report(origin, "must be a string")
+            return nil
+        }
+        return scalar.isNull ? nil : scalar.string
+    }
+
+    /// A scalar's non-empty text; nil and `reason` reported otherwise.
+    mutating func requiredString(_ node: Node, at origin: Origin, reason: String = "must be a non-empty string") -> String? {
+        guard case .scalar(let scalar) = node, !scalar.isNull, !scalar.string.isEmpty else {
+            report(origin, reason)
+            return nil
+        }
+        return scalar.string
+    }
+
+    /// A GUID, lower-cased. An empty value is nil, reported only when `required`.
+    mutating func guid(_ node: Node, at origin: Origin, required: Bool = false) -> String? {
+        if node.isNull && !required { return nil }
+        guard case .scalar(let scalar) = node, !scalar.isNull, GUID.isValid(scalar.string) else {
+            report(origin, "must be a GUID")
+            return nil
+        }
+        return scalar.string.lowercased()
+    }
+
+    /// `true` or `false` (and the other spellings Yams' resolver reads as booleans: yes, no, on, off).
+    mutating func bool(_ node: Node, at origin: Origin) -> Bool? {
+        if node.isNull { return nil }
+        guard case .scalar(let scalar) = node, node.resolvedTag == .bool, let value = Bool.construct(from: scalar) else {
+            report(origin, "must be true or false")
+            return nil
+        }
+        return value
+    }
+
+    /// A whole number in `range`; `reason` reported otherwise.
+    mutating func integer(_ node: Node, at origin: Origin, in range: ClosedRange<Int>, reason: String) -> Int? {
+        if node.isNull { return nil }
+        guard case .scalar(let scalar) = node, node.resolvedTag == .int, let value = Int.construct(from: scalar),
+              range.contains(value) else {
+            report(origin, reason)
+            return nil
+        }
+        return value
+    }
+
+    /// One of an enumeration's raw values, without regard to case.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ node: Node, at origin: Origin) -> Choice?
+    where Choice.RawValue == String {
+        if node.isNull { return nil }
+        if case .scalar(let scalar) = node,
+           let value = Choice.allCases.first(where: { $0.rawValue == scalar.string.lowercased() }) {
+            return value
+        }
+        let names = Choice.allCases.map(\.rawValue)
+        report(origin, "must be " + (names.count == 2 ? "\(names[0]) or \(names[1])"
+                                     : "one of " + names.joined(separator: ", ")))
+        return nil
+    }
+
+    /// Claims: a mapping of claim names to any YAML value, read as JSON (mapping order kept). Scalars follow
+    /// Yams' resolver: unquoted `42` is a number, `true`/`yes`/`on` a boolean, `~`/`null` null; quote a value
+    /// to keep it a string. Dates stay strings.
+    mutating func claims(_ node: Node, at origin: Origin) -> ClaimSet {
+        if node.isNull { return ClaimSet() }
+        guard case .mapping(let mapping) = node else {
+            report(origin, "must be a mapping of claim names to values")
+            return ClaimSet()
+        }
+        var claims = ClaimSet()
+        for entry in pairs(of: mapping, at: origin) {
+            let here = Origin(file: file, line: entry.value.line, path: DocumentPath.appending(key: entry.key, to: origin.path))
+            guard !entry.key.isEmpty else {
+                report(Origin(file: file, line: entry.keyNode.line, path: origin.path), "a claim name cannot be empty")
+                continue
+            }
+            if let value = claimValue(entry.value, at: here, depth: 1) { claims[entry.key] = value }
+        }
+        return claims
+    }
+
+    private mutating func claimValue(_ node: Node, at origin: Origin, depth: Int) -> ClaimValue? {
+        guard depth <= ConfigurationSchema.maximumClaimDepth else {
+            report(origin, "nests more than \(ConfigurationSchema.maximumClaimDepth) levels deep")
+            return nil
+        }
+        switch node {
+        case .scalar(let scalar):
+            switch node.resolvedTag {
+            case .null:
+                return .null
+            case .bool:
+                return Bool.construct(from: scalar).map { .bool($0) } ?? .string(scalar.string)
+            case .int:
+                guard let value = Int.construct(from: scalar) else {
+                    report(origin, "is too large for a 64-bit integer")
+                    return nil
+                }
+                return .int(value)
+            case .float:
+                guard let value = Double.construct(from: scalar), value.isFinite else {
+                    report(origin, "must be a finite number (JSON has no infinity or NaN)")
+                    return nil
+                }
+                return .double(value)
+            default:
+                return .string(scalar.string)
+            }
+        case .sequence(let sequence):
+            var array: [ClaimValue] = []
+            for (index, item) in sequence.enumerated() {
+                let here = Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path))
+                if let value = claimValue(item, at: here, depth: depth + 1) { array.append(value) }
+            }
+            return .array(array)
+        case .mapping(let mapping):
+            var object = ClaimSet()
+            for entry in pairs(of: mapping, at: origin) {
+                let here = Origin(file: file, line: entry.value.line, path: DocumentPath.appending(key: entry.key, to: origin.path))
+                if let value = claimValue(entry.value, at: here, depth: depth + 1) { object[entry.key] = value }
+            }
+            return .object(object)
+        case .alias:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import MockIDPCore
+
+/// What one configuration file says, field by field, each value with the place it came from: the
+/// unit that merging combines and validation checks. A field a file does not set stays nil (or empty),
+/// so merging overrides only what a later file spells out.
+struct ConfigurationOverlay {
+    var tokens = TokensOverlay()
+    var hosts: [Sourced<String>] = []
+    var tenants: [TenantOverlay] = []
+}
+
+/// `tokens:`, each lifetime set or not.
+struct TokensOverlay {
+    var lifetime: Sourced<Int>?
+    var refreshLifetime: Sourced<Int>?
+    var codeLifetime: Sourced<Int>?
+}
+
+/// One entry of `tenants:`. Scalar fields are nil when the file does not set them.
+struct TenantOverlay {
+    /// The tenant's mapping.
+    var origin: Origin
+    /// Lower-case GUID.
+    var id: Sourced<String>
+    /// Lower-case host names.
+    var domains: [Sourced<String>] = []
+    var name: Sourced<String>?
+    var cloud: Sourced<CloudName>?
+    var b2c: Sourced<B2CSettings>?
+    var users: [UserEntry] = []
+    var apps: [ApplicationEntry] = []
+}
+
+/// One entry of `users:`, complete (a later file replaces a user whole), with the origins validation needs.
+struct UserEntry {
+    var user: User
+    /// The user's mapping.
+    var origin: Origin
+    var usernameOrigin: Origin
+    /// The `oid` value, or the username when the object ID is derived.
+    var objectIDOrigin: Origin
+    var homeTenantOrigin: Origin?
+}
+
+/// One entry of `apps:`, complete (a later file replaces an app whole), with the origins validation needs.
+struct ApplicationEntry {
+    var app: Application
+    /// The app's mapping.
+    var origin: Origin
+    var clientIDOrigin: Origin
+    /// Nil when the type is the default one.
+    var typeOrigin: Origin?
+    var secretOrigin: Origin?
+    var certificatesOrigin: Origin?
+    /// Parallel to `app.redirectURIs`.
+    var redirectURIOrigins: [Origin] = []
+    /// Parallel to `app.identifierURIs`.
+    var identifierURIOrigins: [Origin] = []
+    /// Parallel to `app.apiPermissions`: the key, and each value.
+    var permissionOrigins: [(resource: Origin, values: [Origin])] = []
+}

@@ -1,0 +1,244 @@
+import MockIDPCore
+
+/// The rules that relate values to each other, checked on the merged configuration: unique ids, names
+/// and URIs, credentials that fit the client type, redirect URIs as Entra accepts them, API permissions
+/// that name a real API and what it exposes. Each problem names the file and line its value came from.
+struct ConfigurationValidator {
+    // Entra: redirect URIs may be at most 256 characters long.
+    /// Redirect URIs longer than this are refused.
+    static let maximumRedirectURILength = 256
+    /// Microsoft Graph's application (client) ID, the same in every tenant.
+    static let graphAppID = "00000003-0000-0000-c000-000000000000"
+
+    private let overlay: ConfigurationOverlay
+    private var problems: [ConfigurationProblem] = []
+
+    /// Every problem of a merged configuration.
+    static func problems(in overlay: ConfigurationOverlay) -> [ConfigurationProblem] {
+        var validator = ConfigurationValidator(overlay: overlay)
+        validator.checkTenantIDs()
+        validator.checkDomains()
+        let apis = APIDirectory(overlay)
+        for tenantIndex in overlay.tenants.indices {
+            validator.checkUsers(of: overlay.tenants[tenantIndex])
+            validator.checkApps(of: overlay.tenants[tenantIndex])
+            validator.checkAPIPermissions(of: tenantIndex, apis: apis)
+        }
+        return validator.problems
+    }
+
+    private init(overlay: ConfigurationOverlay) {
+        self.overlay = overlay
+    }
+
+    private mutating func report(_ origin: Origin, _ reason: String) {
+        problems.append(origin.problem(reason))
+    }
+
+    private mutating func checkTenantIDs() {
+        var seen: [String: Origin] = [:]
+        for tenant in overlay.tenants {
+            if let first = seen[tenant.id.value] {
+                report(tenant.id.origin, "tenant \(tenant.id.value) is already declared at \(first.reference(from: tenant.id.origin))")
+            } else {
+                seen[tenant.id.value] = tenant.id.origin
+            }
+        }
+    }
+
+    /// A domain names one tenant only: requests for it must know which.
+    private mutating func checkDomains() {
+        var owners: [String: (tenant: Int, origin: Origin)] = [:]
+        for (index, tenant) in overlay.tenants.enumerated() {
+            for domain in tenant.domains {
+                let key = domain.value.lowercased()
+                if let owner = owners[key] {
+                    guard owner.tenant != index else { continue }
+                    let other = overlay.tenants[owner.tenant]
+                    report(domain.origin, "domain '\(domain.value)' already belongs to tenant \(Self.name(of: other)) (\(owner.origin.reference(from: domain.origin)))")
+                } else {
+                    owners[key] = (index, domain.origin)
+                }
+            }
+        }
+    }
+
+    private mutating func checkUsers(of tenant: TenantOverlay) {
+        var usernames: [String: Origin] = [:]
+        var objectIDs: [String: UserEntry] = [:]
+        for entry in tenant.users {
+            let key = entry.user.username.lowercased()
+            if let first = usernames[key] {
+                report(entry.usernameOrigin, "user '\(entry.user.username)' is already declared at \(first.reference(from: entry.usernameOrigin))")
+                continue
+            }
+            usernames[key] = entry.usernameOrigin
+            if let other = objectIDs[entry.user.objectID] {
+                report(entry.objectIDOrigin, "object id \(entry.user.objectID) is already the oid of '\(other.user.username)' (\(other.objectIDOrigin.reference(from: entry.objectIDOrigin)))")
+            } else {
+                objectIDs[entry.user.objectID] = entry
+            }
+            if let home = entry.user.homeTenantID, home == tenant.id.value, let origin = entry.homeTenantOrigin {
+                report(origin, "a guest's home tenant must be another tenant than the one the user is in")
+            }
+        }
+    }
+
+    private mutating func checkApps(of tenant: TenantOverlay) {
+        var clientIDs: [String: Origin] = [:]
+        var identifierURIs: [String: (app: ApplicationEntry, origin: Origin)] = [:]
+        for entry in tenant.apps {
+            if let first = clientIDs[entry.app.clientID] {
+                report(entry.clientIDOrigin, "app \(entry.app.clientID) is already declared at \(first.reference(from: entry.clientIDOrigin))")
+                continue
+            }
+            clientIDs[entry.app.clientID] = entry.clientIDOrigin
+            checkCredentials(of: entry)
+            for (uri, origin) in zip(entry.app.redirectURIs, entry.redirectURIOrigins) {
+                checkRedirectURI(uri, at: origin, type: entry.app.type)
+            }
+            for (uri, origin) in zip(entry.app.identifierURIs, entry.identifierURIOrigins) {
+                guard let parts = URIReference(uri), !parts.hasFragment else {
+                    report(origin, "must be an absolute URI such as api://contoso-api, without a fragment (#)")
+                    continue
+                }
+                let key = uri.lowercased()
+                if let other = identifierURIs[key] {
+                    report(origin, "'\(uri)' is already an identifier URI of \(other.app.app.displayName) (\(other.origin.reference(from: origin)))")
+                } else {
+                    identifierURIs[key] = (entry, origin)
+                }
+            }
+        }
+    }
+
+    // Entra: public clients (mobile, desktop, single-page) cannot keep a credential; confidential ones must have one.
+    /// A credential where the client type allows one, and one where it needs one.
+    private mutating func checkCredentials(of entry: ApplicationEntry) {
+        let type = entry.app.type
+        if type == .confidential {
+            if entry.secretOrigin == nil && entry.certificatesOrigin == nil, let origin = entry.typeOrigin {
+                report(origin, "a confidential client needs a secret or a certificate")
+            }
+            return
+        }
+        if let origin = entry.secretOrigin { report(origin, "a \(type.rawValue) client cannot hold a secret") }
+        if let origin = entry.certificatesOrigin { report(origin, "a \(type.rawValue) client cannot hold certificates") }
+    }
+
+    // Entra: redirect URIs by platform: web and SPA need https (or http on a loopback host); custom schemes
+    // (`msauth.com.contoso.app://auth`, `myapp://callback`) belong to mobile and desktop apps; no fragments.
+    /// A redirect URI the client's platform allows.
+    private mutating func checkRedirectURI(_ uri: String, at origin: Origin, type: ClientType) {
+        guard uri.count <= Self.maximumRedirectURILength else {
+            report(origin, "is longer than \(Self.maximumRedirectURILength) characters")
+            return
+        }
+        guard let parts = URIReference(uri) else {
+            report(origin, "must be an absolute URI with a scheme, such as https://app.contoso.com/callback")
+            return
+        }
+        if parts.hasFragment {
+            report(origin, "cannot contain a fragment (#)")
+            return
+        }
+        switch parts.scheme {
+        case "http", "https":
+            guard let host = parts.host, !host.isEmpty else {
+                report(origin, "must name a host")
+                return
+            }
+            if parts.scheme == "http" && !parts.isLoopbackHTTP {
+                report(origin, "may use http only on localhost, 127.0.0.1 or [::1]; use https")
+            }
+        default:
+            switch type {
+            case .public:
+                break
+            case .spa:
+                report(origin, "a spa client needs https (or http on localhost, 127.0.0.1 or [::1])")
+            case .confidential:
+                report(origin, "a custom scheme is for public clients (mobile and desktop apps); a confidential client needs https")
+            }
+        }
+    }
+
+    /// Each API an app names must be Microsoft Graph, an app of its tenant, or a multi-tenant app of another
+    /// tenant; each value one of that API's scopes or app roles.
+    private mutating func checkAPIPermissions(of tenantIndex: Int, apis: APIDirectory) {
+        let tenant = overlay.tenants[tenantIndex]
+        for entry in tenant.apps {
+            for (permission, origins) in zip(entry.app.apiPermissions, entry.permissionOrigins) {
+                let key = APIDirectory.key(permission.resource)
+                if APIDirectory.graphNames.contains(key) {
+                    for (value, origin) in zip(permission.values, origins.values) where !Self.isGraphPermission(value) {
+                        report(origin, "'\(value)' is not a Microsoft Graph permission (such as User.Read or Mail.ReadWrite.All)")
+                    }
+                    continue
+                }
+                guard let api = apis.resolve(key, from: tenantIndex) else {
+                    if let elsewhere = apis.anyTenant[key] {
+                        report(origins.resource, "names \(elsewhere.app.displayName) of tenant \(Self.name(of: overlay.tenants[elsewhere.tenant])), which is not multiTenant")
+                    } else {
+                        report(origins.resource, "no app of this tenant (nor a multiTenant app of another) has this client id or identifier URI")
+                    }
+                    continue
+                }
+                let exposed = Set(api.scopes + api.appRoles)
+                for (value, origin) in zip(permission.values, origins.values) where !exposed.contains(value) {
+                    report(origin, "'\(value)' is neither a scope nor an app role of \(api.displayName)")
+                }
+            }
+        }
+    }
+
+    /// Graph permission names: dot-separated words, `User.Read`, `Mail.ReadWrite.All`.
+    static func isGraphPermission(_ value: String) -> Bool {
+        let words = value.split(separator: ".", omittingEmptySubsequences: false)
+        return words.count >= 2 && words.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy(\.isASCIILetter) }
+    }
+
+    private static func name(of tenant: TenantOverlay) -> String {
+        tenant.name.map { "\($0.value) (\(tenant.id.value))" } ?? tenant.id.value
+    }
+}
+
+/// The apps that may be named as APIs, by client ID and identifier URI (compared without regard to case).
+private struct APIDirectory {
+    /// Microsoft Graph in every cloud, and its app ID.
+    static let graphNames: Set<String> = Set(Cloud.all.map { key($0.graphResource) } + [ConfigurationValidator.graphAppID])
+
+    /// Per tenant: key → app.
+    private var byTenant: [[String: Application]] = []
+    /// Multi-tenant apps of every tenant: key → app (the first declared wins).
+    private var multiTenant: [String: Application] = [:]
+    /// Any app of any tenant, to explain a refusal.
+    private(set) var anyTenant: [String: (app: Application, tenant: Int)] = [:]
+
+    init(_ overlay: ConfigurationOverlay) {
+        for (tenantIndex, tenant) in overlay.tenants.enumerated() {
+            var names: [String: Application] = [:]
+            for entry in tenant.apps {
+                for name in [entry.app.clientID] + entry.app.identifierURIs {
+                    let key = Self.key(name)
+                    if names[key] == nil { names[key] = entry.app }
+                    if entry.app.multiTenant && multiTenant[key] == nil { multiTenant[key] = entry.app }
+                    if anyTenant[key] == nil { anyTenant[key] = (entry.app, tenantIndex) }
+                }
+            }
+            byTenant.append(names)
+        }
+    }
+
+    /// The API an app of tenant `tenantIndex` may name by `key`.
+    func resolve(_ key: String, from tenantIndex: Int) -> Application? {
+        byTenant[tenantIndex][key] ?? multiTenant[key]
+    }
+
+    /// How names compare: without regard to case or a trailing slash.
+    static func key(_ name: String) -> String {
+        var key = name.lowercased()
+        if key.hasSuffix("/") { key.removeLast() }
+        return key
+    }
+}
