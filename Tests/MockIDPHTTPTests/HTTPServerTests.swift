@@ -236,13 +236,27 @@ import Testing
         Self.expectSameBytes(response.body, body)
     }
 
-    @Test("a 2 MiB Content-Length gets 413 before the body and the server still serves")
+    @Test("a 2 MiB body is read and dropped, then 413, and the connection stays usable")
     func bodyTooLargeDeclared() throws {
         let server = try Self.startServer()
         defer { server.stop() }
         let port = try Self.port(server)
         let client = try RawHTTPClient(port: port)
-        try client.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(2 * 1_048_576)\r\n\r\n")
+        let size = 2 * 1_048_576
+        try client.send(Array("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(size)\r\n\r\n".utf8)
+                        + [UInt8](repeating: 0x61, count: size))
+        #expect(try client.readResponse().status == 413)
+        try client.send("GET /json HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+    }
+
+    @Test("a Content-Length far over the limit gets 413 before the body and the server still serves")
+    func bodyFarTooLargeDeclared() throws {
+        let server = try Self.startServer()
+        defer { server.stop() }
+        let port = try Self.port(server)
+        let client = try RawHTTPClient(port: port)
+        try client.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(17 * 1_048_576)\r\n\r\n")
         #expect(try client.readResponse().status == 413)
         #expect(try Self.get("/json", port: port).status == 200)
     }

@@ -8,7 +8,7 @@ import Logging
 /// isolate to the main actor and trap on a worker thread). Their `cls` is the listener's `DaemonContext`; a
 /// request's `*con_cls` is its retained `PendingRequest`. The protocol, per request:
 /// 1. URI log callback: the request line is in; keep the raw target, count the request as in flight.
-/// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over the limit.
+/// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over 16 times the limit.
 ///    Queueing a response here would make libmicrohttpd close the connection after it, so keep-alive needs step 4.
 /// 3. Calls with upload data: append to the body (or drop it past the limit), mark it consumed.
 /// 4. Last call (no upload data): build the `HTTPRequest`, call the responder, queue its response.
@@ -86,23 +86,34 @@ enum AccessHandler {
         if !pending.headersSeen {
             pending.headersSeen = true
             if let declared = declaredContentLength(connection) {
-                if declared > context.maximumBodySize {
+                if declared > discardLimit(context) {
                     // Early answer: libmicrohttpd then closes the connection instead of reading the body.
                     return queue(payloadTooLarge(context), on: connection, context)
                 }
-                pending.body.reserveCapacity(declared)
+                if declared > context.maximumBodySize {
+                    // Read and drop the body, then answer 413 on a connection that stays usable: closing while the
+                    // client still sends makes its TCP stack reset the connection, and the client never sees the 413.
+                    pending.bodyTooLarge = true
+                } else {
+                    pending.body.reserveCapacity(declared)
+                }
             }
             return .YES
         }
         let size = uploadDataSize.pointee
         if size > 0 {
-            if !pending.bodyTooLarge {
-                if pending.body.count + size > context.maximumBodySize {
-                    pending.bodyTooLarge = true
-                    pending.body = []
-                } else if let uploadData {
-                    pending.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+            if pending.bodyTooLarge {
+                pending.discarded += size
+                if pending.discarded > discardLimit(context) {
+                    uploadDataSize.pointee = 0
+                    return queue(payloadTooLarge(context), on: connection, context)
                 }
+            } else if pending.body.count + size > context.maximumBodySize {
+                pending.bodyTooLarge = true
+                pending.discarded = pending.body.count + size
+                pending.body = []
+            } else if let uploadData {
+                pending.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
             }
             uploadDataSize.pointee = 0
             return .YES
@@ -139,6 +150,9 @@ enum AccessHandler {
         )
         return context.responder(request)
     }
+
+    /// How much of an oversized body is read and dropped before the connection is given up instead.
+    private static func discardLimit(_ context: DaemonContext) -> Int { context.maximumBodySize * 16 }
 
     private static func payloadTooLarge(_ context: DaemonContext) -> HTTPResponse {
         .text("Content Too Large: the request body exceeds \(context.maximumBodySize) bytes\n", status: .payloadTooLarge)

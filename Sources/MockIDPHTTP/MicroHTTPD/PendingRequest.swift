@@ -10,6 +10,8 @@ final class PendingRequest {
     var body: [UInt8] = []
     /// Set once the body passed the size limit; the rest is read and dropped, then 413 is sent.
     var bodyTooLarge = false
+    /// Bytes of an oversized body read and dropped so far.
+    var discarded = 0
 
     init(target: String?) {
         self.target = target
