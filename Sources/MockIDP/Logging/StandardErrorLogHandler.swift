@@ -25,7 +25,7 @@ public struct StandardErrorLogHandler: LogHandler {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         var line = "\(EntraTime.timestamp(Int(ts.tv_sec))) \(event.level) \(event.message)"
-        let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        let all = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
         if !all.isEmpty { line += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
         line += "\n"
         var bytes = Array(line.utf8)

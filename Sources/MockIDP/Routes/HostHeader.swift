@@ -1,24 +1,41 @@
 /// Reading the `Host` header safely: only a host name or IP literal with an optional port is used in URLs,
 /// so a crafted header can never inject text into issuers or endpoint URLs.
 enum HostHeader {
-    /// The header value lower-cased when it is `name[:port]` or `[v6][:port]`, else nil.
+    /// The header value lower-cased when it is `name[:port]` or `[v6][:port]`, else nil. Checked byte by byte:
+    /// this runs on every request.
     static func validated(_ value: String) -> String? {
-        let v = value.lowercased()
-        guard !v.isEmpty, v.utf8.count <= 255 else { return nil }
-        var rest = Substring(v)
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
-            let inner = rest[rest.index(after: rest.startIndex)..<close]
-            guard !inner.isEmpty, inner.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
-            rest = rest[rest.index(after: close)...]
+        let bytes = Array(value.utf8)
+        guard !bytes.isEmpty, bytes.count <= 255 else { return nil }
+        var i = 0
+        if bytes[0] == UInt8(ascii: "[") {
+            i = 1
+            while i < bytes.count, bytes[i] != UInt8(ascii: "]") {
+                guard isHex(bytes[i]) || bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: ".") else { return nil }
+                i += 1
+            }
+            guard i < bytes.count, i > 1 else { return nil }
+            i += 1
         } else {
-            let name = rest.prefix { $0 != ":" }
-            guard !name.isEmpty, name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "." }) else { return nil }
-            rest = rest[name.endIndex...]
+            while i < bytes.count, bytes[i] != UInt8(ascii: ":") {
+                let b = bytes[i]
+                guard isHex(b) || (b >= 0x67 && b <= 0x7A) || (b >= 0x47 && b <= 0x5A) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") else {
+                    return nil
+                }
+                i += 1
+            }
+            guard i > 0 else { return nil }
         }
-        if rest.isEmpty { return v }
-        guard rest.first == ":", rest.count > 1, rest.count <= 6, rest.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return v
+        if i < bytes.count {
+            let port = bytes[(i + 1)...]
+            guard bytes[i] == UInt8(ascii: ":"), !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return nil
+            }
+        }
+        return bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? value.lowercased() : value
+    }
+
+    private static func isHex(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46)
     }
 
     /// `host:port` for a listener address (IPv6 in brackets).

@@ -22,16 +22,20 @@ public enum GUID {
     /// A name-based GUID (version 5 layout over SHA-256): the same name always gives the same GUID.
     public static func derived(from name: String) -> String { format(version: 5, Array(Digest.sha256(Array(name.utf8)).prefix(16))) }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     private static func format(version: UInt8, _ input: [UInt8]) -> String {
         var b = input
         b[6] = (b[6] & 0x0F) | (version << 4)
         b[8] = (b[8] & 0x3F) | 0x80
-        let hex = b.map { byte -> String in
-            let s = String(byte, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }.joined()
-        let c = Array(hex)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (i, byte) in b.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isHexDigit(_ b: UInt8) -> Bool {

@@ -40,7 +40,18 @@ public enum EntraTime {
     /// `2024-03-26 21:48:02Z`
     public static func timestamp(_ seconds: Int) -> String {
         let (y, mo, d, h, mi, s) = civil(seconds)
-        return "\(y)-\(two(mo))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))Z"
+        // Written digit by digit: every log line carries one.
+        guard (0...9999).contains(y) else { return "\(y)-\(two(mo))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))Z" }
+        var b: [UInt8] = Array("0000-00-00 00:00:00Z".utf8)
+        func put(_ v: Int, _ at: Int, _ width: Int) {
+            var v = v
+            for i in stride(from: at + width - 1, through: at, by: -1) {
+                b[i] = UInt8(0x30 + v % 10)
+                v /= 10
+            }
+        }
+        put(y, 0, 4); put(mo, 5, 2); put(d, 8, 2); put(h, 11, 2); put(mi, 14, 2); put(s, 17, 2)
+        return String(decoding: b, as: UTF8.self)
     }
 
     /// `2024-03-26T21:48:02.0000000Z`, as in refresh-token messages.

@@ -44,8 +44,9 @@ extension HTTPServer {
         public var connectionLimit: Int
         /// Seconds a connection may stay idle or dribble its headers before it is closed (default 30).
         public var connectionTimeout: Int
-        /// Memory per connection in bytes, which bounds the request headers (default 128 KiB, so large
-        /// cookies and tokens fit; headers beyond it get 431).
+        /// Memory per connection in bytes, which bounds the request headers (default 64 KiB, so large
+        /// cookies and tokens fit; headers beyond it get 431). libmicrohttpd clears it for every request,
+        /// so a larger pool costs throughput.
         public var connectionMemoryLimit: Int
 
         /// A configuration for `listeners` with default limits.
@@ -56,7 +57,7 @@ extension HTTPServer {
             maximumBodySize = 1_048_576
             connectionLimit = 1024
             connectionTimeout = 30
-            connectionMemoryLimit = 128 * 1024
+            connectionMemoryLimit = 64 * 1024
         }
     }
 }
