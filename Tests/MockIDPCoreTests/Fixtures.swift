@@ -5,9 +5,7 @@ import MockIDPJOSE
 enum Fixtures {
     static let signingKey: SigningKey = {
         do {
-            let key = try PrivateKey.generateRSA(bits: 2048)
-            let cert = try Certificate.selfSigned(key: key, commonName: "accounts.accesscontrol.windows.net", validityDays: 30)
-            return SigningKey(privateKey: key, certificate: cert)
+            return try SigningKey.generate(validityDays: 30)
         } catch {
             preconditionFailure("test key generation failed: \(error)")
         }

@@ -32,22 +32,15 @@ struct Routes: Sendable {
         let provider = h.provider
         for (endpoint, template) in EndpointTable.paths {
             switch endpoint {
-            case .v2Discovery, .v1Discovery:
-                let version: ProtocolVersion = endpoint == .v2Discovery ? .v2 : .v1
+            case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
+                let version: ProtocolVersion = endpoint == .v2Discovery || endpoint == .v2Keys ? .v2 : .v1
+                let isKeySet = endpoint == .v2Keys || endpoint == .v1Keys
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     let tenant = params["tenant"] ?? ""
                     return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
-                        provider.openIDConfiguration(tenant: tenant, version: version, context: context)
-                    }
-                }
-            case .v2Keys, .v1Keys:
-                let version: ProtocolVersion = endpoint == .v2Keys ? .v2 : .v1
-                router.add(template, methods: ["GET", "HEAD"]) { request, params in
-                    let context = h.context(request)
-                    let tenant = params["tenant"] ?? ""
-                    return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
-                        provider.keySet(tenant: tenant, version: version, context: context)
+                        isKeySet ? provider.keySet(tenant: tenant, version: version, context: context)
+                            : provider.openIDConfiguration(tenant: tenant, version: version, context: context)
                     }
                 }
             case .v2Token, .v1Token:

@@ -70,12 +70,10 @@ public struct StateDirectory: Sendable {
             }
         }
         do {
-            let key = try PrivateKey.generateRSA(bits: 2048)
-            // Entra's signing certificates are self-signed with this subject (reference/entra-protocol.md §6).
-            let certificate = try Certificate.selfSigned(key: key, commonName: "accounts.accesscontrol.windows.net", validityDays: 3650)
-            try write(File.signingKey, try key.pkcs8PEM, secret: true)
-            try write(File.signingCertificate, certificate.pem, secret: false)
-            return SigningKey(privateKey: key, certificate: certificate)
+            let key = try SigningKey.generate()
+            try write(File.signingKey, try key.privateKey.pkcs8PEM, secret: true)
+            try write(File.signingCertificate, key.certificate.pem, secret: false)
+            return key
         } catch let error as StateDirectoryError {
             throw error
         } catch {

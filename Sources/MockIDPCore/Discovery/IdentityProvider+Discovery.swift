@@ -35,12 +35,6 @@ extension IdentityProvider {
             d["claims_supported"] = ["sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name",
                                      "msgraph_host", "aud", "exp", "iat", "auth_time", "acr", "nonce", "preferred_username",
                                      "name", "tid", "ver", "at_hash", "c_hash", "email"]
-            d["kerberos_endpoint"] = .string("\(base)/\(t)/kerberos")
-            d["tenant_region_scope"] = region
-            d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
-            d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
-            d["msgraph_host"] = .string(cloud.msgraphHost)
-            d["rbac_url"] = "https://pas.windows.net"
         case .v1:
             d["token_endpoint"] = url(.v1Token)
             d["token_endpoint_auth_methods_supported"] = ["client_secret_post", "private_key_jwt", "client_secret_basic"]
@@ -62,13 +56,14 @@ extension IdentityProvider {
                                      "given_name", "family_name", "nickname"]
             d["check_session_iframe"] = .string("\(base)/\(t)/oauth2/checksession")
             d["userinfo_endpoint"] = .string("\(base)/\(t)/openid/userinfo")
-            d["kerberos_endpoint"] = .string("\(base)/\(t)/kerberos")
-            d["tenant_region_scope"] = region
-            d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
-            d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
-            d["msgraph_host"] = .string(cloud.msgraphHost)
-            d["rbac_url"] = "https://pas.windows.net"
         }
+        // Both versions end alike.
+        d["kerberos_endpoint"] = .string("\(base)/\(t)/kerberos")
+        d["tenant_region_scope"] = region
+        d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
+        d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
+        d["msgraph_host"] = .string(cloud.msgraphHost)
+        d["rbac_url"] = "https://pas.windows.net"
         return .success(.object(d))
     }
 
@@ -77,7 +72,7 @@ extension IdentityProvider {
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
-        let issuer: String? = version == .v2 ? "\(context.baseURL)/\(authority.issuerTenant == "{tenantid}" ? "{tenantid}" : authority.issuerTenant)/v2.0" : nil
+        let issuer: String? = version == .v2 ? "\(context.baseURL)/\(authority.issuerTenant)/v2.0" : nil
         var keys: [JSONWebKey] = []
         for key in signingKeys {
             do { keys.append(try key.jsonWebKey(issuer: issuer)) } catch {

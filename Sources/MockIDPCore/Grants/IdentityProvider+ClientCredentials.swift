@@ -17,7 +17,7 @@ extension IdentityProvider {
             .filter { resource.isNamed($0.resource, graphResource: cloud.graphResource) }
             .flatMap(\.values)
             .filter { resource.definesRole($0) }
-        let grant = Grant(subject: .application(client, tenant: tenant), client: client, clientAuthentication: authentication,
+        let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
                           issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
         let lifetime = configuration.tokens.lifetime

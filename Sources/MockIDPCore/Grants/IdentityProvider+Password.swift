@@ -14,7 +14,7 @@ extension IdentityProvider {
         let scopes = try ScopeRequest(try parameters.required("scope"), tenant: tenant, directory: directory,
                                       graphResource: cloud(for: context, tenant: tenant).graphResource)
         if user.requireMFA { throw .multiFactorRequired(resource: scopes.resource.displayName) }
-        let grant = Grant(subject: .user(user, tenant: tenant), client: client, clientAuthentication: authentication,
+        let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: clock.now(), authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")

@@ -36,7 +36,7 @@ extension IdentityProvider {
         }
         let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
                                       graphResource: cloud(for: context, tenant: tenant).graphResource)
-        let grant = Grant(subject: .user(user, tenant: tenant), client: client, clientAuthentication: authentication,
+        let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")

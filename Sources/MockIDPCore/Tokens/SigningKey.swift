@@ -14,6 +14,15 @@ public final class SigningKey: Sendable {
         self.keyID = Base64URL.encode(certificate.sha1Thumbprint)
     }
 
+    /// A new RSA-2048 signing key with a self-signed certificate whose subject is the one Entra's signing
+    /// certificates carry (reference/entra-protocol.md §6).
+    public static func generate(validityDays: Int = 3650) throws(OpenSSLError) -> SigningKey {
+        let key = try PrivateKey.generateRSA(bits: 2048)
+        let certificate = try Certificate.selfSigned(key: key, commonName: "accounts.accesscontrol.windows.net",
+                                                     validityDays: validityDays)
+        return SigningKey(privateKey: key, certificate: certificate)
+    }
+
     /// The key as a JWK; `issuer` is Entra's non-standard member (v2 key sets only).
     public func jsonWebKey(issuer: String?) throws(OpenSSLError) -> JSONWebKey {
         try JSONWebKey.entraSigningKey(certificate: certificate, issuer: issuer)

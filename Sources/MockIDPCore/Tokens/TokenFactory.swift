@@ -45,10 +45,29 @@ struct TokenFactory {
         GUID.derived(from: "sp:\(tenantID):\(appID.lowercased())")
     }
 
-    private func times(_ claims: inout JSONObject, issuedAt: Int) {
-        claims["iat"] = .int(issuedAt)
-        claims["nbf"] = .int(issuedAt)
-        claims["exp"] = .int(issuedAt + lifetime)
+    /// The claims every token starts with, in Entra's order: `aud`, `iss`, `iat`, `nbf`, `exp`.
+    private func header(audience: String, tenantID: String, version: Int, issuedAt: Int) -> JSONObject {
+        var c = JSONObject()
+        c["aud"] = .string(audience)
+        c["iss"] = .string(version == 2 ? v2Issuer(tenantID: tenantID) : v1Issuer(tenantID: tenantID))
+        c["iat"] = .int(issuedAt)
+        c["nbf"] = .int(issuedAt)
+        c["exp"] = .int(issuedAt + lifetime)
+        return c
+    }
+
+    /// The claims every user token ends with (`tid`, v1's `unique_name` and `upn`, `uti`, `ver`, the user's own
+    /// configured claims), then the signature.
+    private func finishUserToken(_ c: inout JSONObject, user: User, tenant: Tenant, version: Int) throws(OAuthError) -> String {
+        c["tid"] = .string(tenant.id)
+        if version == 1 {
+            c["unique_name"] = .string(user.username)
+            c["upn"] = .string(user.username)
+        }
+        c["uti"] = .string(tokenIdentifier())
+        c["ver"] = .string(version == 2 ? "2.0" : "1.0")
+        c.merge(user.claims)
+        return try sign(c, version: version)
     }
 
     private static func splitName(_ name: String?) -> (given: String?, family: String?) {
@@ -66,10 +85,7 @@ struct TokenFactory {
 
     func idToken(_ grant: Grant, user: User, tenant: Tenant, version: Int) throws(OAuthError) -> String {
         let scopes = grant.scopes?.openIDScopes ?? []
-        var c = JSONObject()
-        c["aud"] = .string(grant.client.clientID)
-        c["iss"] = .string(version == 2 ? v2Issuer(tenantID: tenant.id) : v1Issuer(tenantID: tenant.id))
-        times(&c, issuedAt: grant.issuedAt)
+        var c = header(audience: grant.client.clientID, tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
         if version == 1 {
             c["amr"] = .array(grant.authenticationMethods.map { .string($0) })
         }
@@ -95,15 +111,7 @@ struct TokenFactory {
         let roles = user.roles.filter { grant.client.appRoles.contains($0) }
         if let r = nonEmpty(roles) { c["roles"] = r }
         c["sub"] = .string(Self.pairwiseSubject(objectID: user.objectID, appID: grant.client.clientID))
-        c["tid"] = .string(tenant.id)
-        if version == 1 {
-            c["unique_name"] = .string(user.username)
-            c["upn"] = .string(user.username)
-        }
-        c["uti"] = .string(tokenIdentifier())
-        c["ver"] = .string(version == 2 ? "2.0" : "1.0")
-        c.merge(user.claims)
-        return try sign(c, version: version)
+        return try finishUserToken(&c, user: user, tenant: tenant, version: version)
     }
 
     // MARK: access tokens
@@ -115,10 +123,8 @@ struct TokenFactory {
         let version = resource.accessTokenVersion
         var scp = scopes.isDefault ? defaultDelegatedScopes(client: grant.client, resource: resource) : scopes.apiScopes
         if scp.isEmpty { scp = scopes.requested.filter { $0 != "offline_access" } }
-        var c = JSONObject()
-        c["aud"] = .string(audience(resource: resource, identifier: scopes.resourceIdentifier, version: version))
-        c["iss"] = .string(version == 2 ? v2Issuer(tenantID: tenant.id) : v1Issuer(tenantID: tenant.id))
-        times(&c, issuedAt: grant.issuedAt)
+        var c = header(audience: audience(resource: resource, identifier: scopes.resourceIdentifier, version: version),
+                       tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
         if version == 1 { c["acr"] = "1" }
         c["aio"] = .string(opaque(48))
         if version == 1 {
@@ -142,15 +148,7 @@ struct TokenFactory {
         if case .app = resource, let r = nonEmpty(roles) { c["roles"] = r }
         c["scp"] = .string(scp.joined(separator: " "))
         c["sub"] = .string(Self.pairwiseSubject(objectID: user.objectID, appID: resource.clientID))
-        c["tid"] = .string(tenant.id)
-        if version == 1 {
-            c["unique_name"] = .string(user.username)
-            c["upn"] = .string(user.username)
-        }
-        c["uti"] = .string(tokenIdentifier())
-        c["ver"] = .string(version == 2 ? "2.0" : "1.0")
-        c.merge(user.claims)
-        return try sign(c, version: version)
+        return try finishUserToken(&c, user: user, tenant: tenant, version: version)
     }
 
     /// An app-only access token (client credentials): `roles` replaces `scp` (§5.3).
@@ -158,10 +156,8 @@ struct TokenFactory {
         guard let resource = grant.applicationResource else { preconditionFailure("app tokens always name their API") }
         let version = resource.accessTokenVersion
         let servicePrincipal = Self.servicePrincipalID(appID: grant.client.clientID, tenantID: tenant.id)
-        var c = JSONObject()
-        c["aud"] = .string(audience(resource: resource, identifier: grant.applicationResourceIdentifier, version: version))
-        c["iss"] = .string(version == 2 ? v2Issuer(tenantID: tenant.id) : v1Issuer(tenantID: tenant.id))
-        times(&c, issuedAt: grant.issuedAt)
+        var c = header(audience: audience(resource: resource, identifier: grant.applicationResourceIdentifier, version: version),
+                       tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
         c["aio"] = .string(opaque(48))
         if version == 1 {
             c["appid"] = .string(grant.client.clientID)
