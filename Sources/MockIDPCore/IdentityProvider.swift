@@ -9,6 +9,7 @@ public final class IdentityProvider: Sendable {
         var directory: Directory
         var keys: [SigningKey]
         var refreshTokens: RefreshTokenStore
+        var authorizationCodes = AuthorizationCodeStore()
         /// Bumped whenever what discovery and key sets say can change (configuration, keys).
         var generation: Int = 0
     }

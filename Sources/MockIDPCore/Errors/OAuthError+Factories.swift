@@ -148,3 +148,82 @@ extension OAuthError {
         OAuthError(error: "invalid_token", message: why, status: 401, reason: "the bearer token is not accepted: \(why)")
     }
 }
+
+// Authorization endpoint and code redemption (reference/entra-protocol.md §7).
+extension OAuthError {
+    public static func unregisteredRedirectURI(_ uri: String, clientID: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 50011,
+                   message: "The redirect URI '\(uri)' specified in the request does not match the redirect URIs configured for the application '\(clientID)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal.",
+                   reason: "the redirect URI '\(uri)' is not registered for app '\(clientID)'")
+    }
+
+    public static func responseTypeNotEnabled(_ responseType: String) -> OAuthError {
+        OAuthError(error: "unsupported_response_type", aadsts: 700054,
+                   message: "response_type '\(responseType)' is not enabled for the application.", mayRedirect: true,
+                   reason: "the app does not allow the implicit grant ('\(responseType)')")
+    }
+
+    public static func unsupportedResponseType(_ responseType: String) -> OAuthError {
+        OAuthError(error: "unsupported_response_type", aadsts: 700054,
+                   message: "The response type '\(responseType)' is not supported.", mayRedirect: true,
+                   reason: "response_type '\(responseType)' is not one Entra accepts")
+    }
+
+    public static func unsupportedResponseMode(_ mode: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 70007,
+                   message: "The application requested an unsupported response mode '\(mode)' when requesting a token.",
+                   mayRedirect: true, reason: "response_mode '\(mode)' is not allowed here")
+    }
+
+    /// Entra reports a bad value of a known parameter as invalid_request. (The exact AADSTS number varies
+    /// by parameter and is not documented for all of them.)
+    public static func invalidParameter(_ name: String, _ why: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 90023, message: "Invalid request. The parameter '\(name)' \(why).",
+                   mayRedirect: true, reason: "the parameter '\(name)' \(why)")
+    }
+
+    public static func pkceRequired() -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 9002325,
+                   message: "Proof Key for Code Exchange is required for cross-origin authorization code redemption.",
+                   mayRedirect: true, reason: "this client must send a code_challenge (PKCE)")
+    }
+
+    public static func invalidCodeChallengeMethod(_ method: String) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 501491,
+                   message: "Invalid code_challenge_method '\(method)'; use S256 or plain.", mayRedirect: true,
+                   reason: "code_challenge_method '\(method)' is neither S256 nor plain")
+    }
+
+    public static func invalidAuthorizationCode() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+                   reason: "the authorization code is unknown or malformed")
+    }
+
+    public static func codeAlreadyRedeemed() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 54005,
+                   message: "OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.",
+                   reason: "the authorization code was already redeemed (codes are single-use)")
+    }
+
+    public static func codeExpired() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 70008,
+                   message: "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.",
+                   reason: "the authorization code expired (tokens.codeLifetime)")
+    }
+
+    public static func codeIssuedToAnotherClient() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+                   reason: "the authorization code was issued to another client")
+    }
+
+    public static func codeRedirectURIMismatch() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+                   reason: "redirect_uri differs from the one the code was issued for")
+    }
+
+    public static func codeVerifierMismatch() -> OAuthError {
+        OAuthError(error: "invalid_grant", aadsts: 501481,
+                   message: "The Code_Verifier does not match the code_challenge supplied in the authorization request.",
+                   reason: "the PKCE code_verifier does not match the code_challenge")
+    }
+}

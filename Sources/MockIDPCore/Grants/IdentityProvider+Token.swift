@@ -15,6 +15,8 @@ extension IdentityProvider {
                 return .success(try clientCredentials(parameters, request: request, authority: authority, directory: directory, context: context))
             case "password":
                 return .success(try password(parameters, request: request, authority: authority, directory: directory, context: context))
+            case "authorization_code":
+                return .success(try authorizationCode(parameters, request: request, authority: authority, directory: directory, context: context))
             case "refresh_token":
                 return .success(try refreshToken(parameters, request: request, authority: authority, directory: directory, context: context))
             default:

@@ -10,5 +10,7 @@ struct Grant: Sendable {
     var issuedAt: Int
     var authenticationMethods: [String]
     var nonce: String?
+    /// When the user authenticated; set in ID tokens when the request asked with `max_age`.
+    var authTime: Int? = nil
     var includeClientInfo: Bool
 }

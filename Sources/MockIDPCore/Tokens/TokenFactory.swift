@@ -86,6 +86,7 @@ struct TokenFactory {
     func idToken(_ grant: Grant, user: User, tenant: Tenant, version: Int) throws(OAuthError) -> String {
         let scopes = grant.scopes?.openIDScopes ?? []
         var c = header(audience: grant.client.clientID, tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
+        if let authTime = grant.authTime { c["auth_time"] = .int(authTime) }
         if version == 1 {
             c["amr"] = .array(grant.authenticationMethods.map { .string($0) })
         }

@@ -1,0 +1,139 @@
+import MockIDPJOSE
+
+extension IdentityProvider {
+    /// Checks an authorize request in Entra's order (reference/entra-protocol.md §7): until the client and its
+    /// redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
+    public func checkAuthorization(_ request: AuthorizationRequest) -> AuthorizationDecision {
+        var values: [String: String] = [:]
+        for (name, value) in request.parameters {
+            guard values[name] == nil else { return .errorPage(.duplicateParameter(name)) }
+            values[name] = value
+        }
+        func value(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
+
+        let directory = self.directory
+        guard let authority = Authority(segment: request.tenant, directory: directory) else {
+            return .errorPage(.tenantNotFound(request.tenant, forDiscovery: false))
+        }
+        guard let clientID = value("client_id") else { return .errorPage(.missingParameter("client_id")) }
+        guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
+            return .errorPage(.unknownClient(clientID, tenant: authority.specificTenant?.id ?? request.tenant))
+        }
+        let redirectURI: String
+        if let asked = value("redirect_uri") {
+            guard RedirectURI.match(asked, registered: client.redirectURIs) != nil else {
+                return .errorPage(.unregisteredRedirectURI(asked, clientID: client.clientID))
+            }
+            redirectURI = asked
+        } else if client.redirectURIs.count == 1, let only = client.redirectURIs.first {
+            // Entra: without redirect_uri the app's only registered one is used.
+            redirectURI = only
+        } else {
+            return .errorPage(.missingParameter("redirect_uri"))
+        }
+
+        // From here on, errors are sent to the verified redirect URI.
+        let state = values["state"]
+        let typesText = value("response_type") ?? ""
+        let types = Set(typesText.split(separator: " ").map(String.init))
+        let requestedMode = value("response_mode")
+        let fallbackMode: ResponseMode = requestedMode.flatMap(ResponseMode.init(rawValue:))
+            ?? (types.contains("id_token") || types.contains("token") ? .fragment : .query)
+        func fail(_ error: OAuthError) -> AuthorizationDecision {
+            var e = error
+            e.mayRedirect = true
+            return .redirectError(e, redirectURI: redirectURI, mode: fallbackMode, state: state)
+        }
+        guard !typesText.isEmpty else { return fail(.missingParameter("response_type")) }
+        guard types.isSubset(of: ["code", "id_token", "token"]), !types.isEmpty, types != ["token", "code"] else {
+            return fail(.unsupportedResponseType(typesText))
+        }
+        if types.contains("id_token") || types.contains("token") {
+            // Implicit and hybrid flows need the app to allow them (issue 3 adds the setting).
+            return fail(.responseTypeNotEnabled(typesText))
+        }
+        if let requestedMode, ResponseMode(rawValue: requestedMode) == nil { return fail(.unsupportedResponseMode(requestedMode)) }
+        if fallbackMode == .query, types != ["code"] { return fail(.unsupportedResponseMode("query")) }
+
+        guard let scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { return fail(.missingParameter("scope")) }
+        let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
+            ?? homeTenant(of: client, directory: directory)
+        if let scopeTenant {
+            do { _ = try ScopeRequest(scope, tenant: scopeTenant, directory: directory,
+                                      graphResource: Cloud.named(scopeTenant.cloud).graphResource) } catch { return fail(error) }
+        }
+        if types.contains("id_token"), value("nonce") == nil { return fail(.missingParameter("nonce")) }
+
+        let prompt = value("prompt")
+        if let prompt, !["login", "none", "consent", "select_account", "create"].contains(prompt) {
+            return fail(.invalidParameter("prompt", "has the unsupported value '\(prompt)'"))
+        }
+        if prompt == "select_account", value("login_hint") != nil {
+            // Entra: "You can't use both login_hint and prompt=select_account".
+            return fail(.invalidParameter("login_hint", "cannot be used with prompt=select_account"))
+        }
+        var maxAge: Int?
+        if let text = value("max_age") {
+            guard let n = Int(text), n >= 0 else { return fail(.invalidParameter("max_age", "must be a whole number of seconds")) }
+            maxAge = n
+        }
+        let challenge = value("code_challenge")
+        var method = value("code_challenge_method")
+        if let m = method, m != "S256", m != "plain" { return fail(.invalidCodeChallengeMethod(m)) }
+        if challenge == nil, method != nil { return fail(.missingParameter("code_challenge")) }
+        if challenge != nil, method == nil { method = "plain" }   // RFC 7636 §4.3
+        if let challenge, !(43...128).contains(challenge.utf8.count) || !challenge.utf8.allSatisfy(Self.isPKCECharacter) {
+            return fail(.invalidParameter("code_challenge", "must be 43 to 128 characters of [A-Za-z0-9-._~]"))
+        }
+        if client.type == .spa, challenge == nil { return fail(.pkceRequired()) }
+
+        return .signIn(ValidatedAuthorization(
+            tenant: authority.specificTenant, tenantSegment: request.tenant, client: client, redirectURI: redirectURI,
+            responseTypes: types, responseMode: fallbackMode, scope: scope, state: state, nonce: value("nonce"),
+            prompt: prompt, loginHint: value("login_hint"), domainHint: value("domain_hint"), maxAge: maxAge,
+            codeChallenge: challenge, codeChallengeMethod: challenge == nil ? nil : method,
+            includeClientInfo: value("client_info") == "1"))
+    }
+
+    /// The user signed in (by the page or the browser session): issues the code and returns the parameters of the
+    /// response, in Entra's order (`code`, `client_info`, `state`, `session_state`).
+    public func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int,
+                          sessionID: String) -> [(name: String, value: String)] {
+        var response: [(name: String, value: String)] = []
+        if request.responseTypes.contains("code") {
+            let code = "1.A" + Base64URL.encode(random.bytes(48))
+            let record = AuthorizationCode(
+                clientID: request.client.clientID, redirectURI: request.redirectURI, tenantID: tenant.id,
+                userObjectID: user.objectID, username: user.username, scope: request.scope, nonce: request.nonce,
+                codeChallenge: request.codeChallenge, codeChallengeMethod: request.codeChallengeMethod,
+                authTime: authTime, maxAgeRequested: request.maxAge != nil,
+                expiresAt: clock.now() + configuration.tokens.codeLifetime)
+            let now = clock.now()
+            state.withLock { $0.authorizationCodes.insert(code, record, now: now) }
+            response.append(("code", code))
+        }
+        if request.includeClientInfo { response.append(("client_info", TokenFactory.clientInfo(user: user, tenant: tenant))) }
+        if let state = request.state { response.append(("state", state)) }
+        response.append(("session_state", sessionID))
+        return response
+    }
+
+    /// The app an authorize request names: registered in the path's tenant (or multi-tenant elsewhere); for
+    /// common/organizations/consumers, registered anywhere.
+    func authorizationClient(_ clientID: String, authority: Authority, directory: Directory) -> Application? {
+        if let tenant = authority.specificTenant { return directory.app(clientID, in: tenant) }
+        for tenant in directory.configuration.tenants {
+            if let app = tenant.apps.first(where: { $0.clientID == clientID.lowercased() }) { return app }
+        }
+        return nil
+    }
+
+    func homeTenant(of client: Application, directory: Directory) -> Tenant? {
+        directory.configuration.tenants.first { $0.apps.contains { $0.clientID == client.clientID } }
+    }
+
+    static func isPKCECharacter(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+            || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")
+    }
+}

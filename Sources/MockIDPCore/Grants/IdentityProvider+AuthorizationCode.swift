@@ -1,0 +1,43 @@
+import MockIDPJOSE
+
+extension IdentityProvider {
+    /// `grant_type=authorization_code`: a code is redeemed once, by the client it was issued to, with the same
+    /// redirect URI, before `tokens.codeLifetime` passes, and with the PKCE verifier when a challenge was sent
+    /// (reference/entra-protocol.md §7.6).
+    func authorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
+                           directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+        let code = try parameters.required("code")
+        guard let record = state.withLock({ $0.authorizationCodes.lookup(code) }) else { throw .invalidAuthorizationCode() }
+        guard let tenant = directory.tenant(record.tenantID) else { throw .invalidAuthorizationCode() }
+        if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidAuthorizationCode() }
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
+                                                       directory: directory, requireCredential: true)
+        guard !record.redeemed else { throw .codeAlreadyRedeemed() }
+        guard client.clientID == record.clientID else { throw .codeIssuedToAnotherClient() }
+        guard clock.now() < record.expiresAt else { throw .codeExpired() }
+        guard parameters["redirect_uri"] == record.redirectURI else { throw .codeRedirectURIMismatch() }
+        try checkPKCE(verifier: parameters["code_verifier"], challenge: record.codeChallenge, method: record.codeChallengeMethod)
+        guard let user = directory.user(record.username, in: tenant), user.objectID == record.userObjectID else {
+            throw .refreshTokenUserGone()
+        }
+        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
+                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        // Every check passed: the code is spent now, once (a failed attempt does not burn it).
+        guard state.withLock({ $0.authorizationCodes.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
+        var grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
+                          applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
+                          nonce: record.nonce, includeClientInfo: parameters["client_info"] == "1")
+        if record.maxAgeRequested { grant.authTime = record.authTime }
+        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+    }
+
+    /// RFC 7636 §4.6: S256 compares base64url(SHA-256(verifier)) with the challenge; plain compares them as is.
+    func checkPKCE(verifier: String?, challenge: String?, method: String?) throws(OAuthError) {
+        guard let challenge else { return }
+        guard let verifier, (43...128).contains(verifier.utf8.count), verifier.utf8.allSatisfy(Self.isPKCECharacter) else {
+            throw .codeVerifierMismatch()
+        }
+        let computed = method == "S256" ? Base64URL.encode(Digest.sha256(Array(verifier.utf8))) : verifier
+        guard constantTimeEqual(computed, challenge) else { throw .codeVerifierMismatch() }
+    }
+}
