@@ -32,12 +32,17 @@ let package = Package(
             dependencies: ["MockIDPCore", .product(name: "Yams", package: "Yams")],
             resources: [.embedInCode("Resources/default.yaml")]
         ),
-        .target(name: "MockIDP", dependencies: [
-            "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
-            .product(name: "Mustache", package: "swift-mustache"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        .target(
+            name: "MockIDP",
+            dependencies: [
+                "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The pages of templates/ (symlinked), compiled into the binary.
+            resources: ["style", "signin", "consent", "error", "form_post", "signedout"].map { .embedInCode("Resources/\($0).mustache") }
+        ),
         .target(name: "MockIDPTesting", dependencies: ["MockIDP", "MockIDPCore", "MockIDPConfiguration"]),
         .executableTarget(name: "mockidp", dependencies: [
             "MockIDP", "MockIDPConfiguration", "MockIDPCore",

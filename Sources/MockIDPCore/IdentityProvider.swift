@@ -10,6 +10,7 @@ public final class IdentityProvider: Sendable {
         var keys: [SigningKey]
         var refreshTokens: RefreshTokenStore
         var authorizationCodes = AuthorizationCodeStore()
+        var sessions = BrowserSessionStore()
         /// Bumped whenever what discovery and key sets say can change (configuration, keys).
         var generation: Int = 0
     }

@@ -62,11 +62,16 @@ struct Routes: Sendable {
                 }
             case .health:
                 router.add(template, methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
-            case .v2Authorize, .v1Authorize, .v2DeviceCode, .v1DeviceCode, .v2Logout, .v1Logout, .deviceLogin:
-                // Interactive sign-in (authorize, device code, logout) is the next piece of work; say so plainly.
+            case .v2Authorize, .v1Authorize:
+                let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
+                router.add(template, methods: ["GET", "POST"]) { request, params in h.authorize(request, tenant: params["tenant"] ?? "", version: version) }
+            case .v2Logout, .v1Logout:
+                router.add(template, methods: ["GET", "POST"]) { request, params in h.logout(request, tenant: params["tenant"] ?? "") }
+            case .v2DeviceCode, .v1DeviceCode, .deviceLogin:
+                // The device code flow is the next piece of work; say so plainly.
                 router.add(template) { request, _ in
                     EndpointHandlers.jsonError(status: HTTPStatus(rawValue: 501), error: "not_implemented",
-                                   description: "\(request.path) is not served by this version of mockidp yet.")
+                                               description: "\(request.path) is not served by this version of mockidp yet.")
                 }
             }
         }
@@ -80,6 +85,9 @@ struct EndpointHandlers: Sendable {
     let options: ServerOptions
     let logger: Logger
     let documents = DocumentCache()
+    let pages: Pages = {
+        do { return try Pages() } catch { preconditionFailure("the compiled-in templates parse: \(error)") }
+    }()
 
     /// A discovery document or key set, from the cache when the provider has not changed since it was built.
     /// Errors are not cached (their trace IDs and timestamps are per request).

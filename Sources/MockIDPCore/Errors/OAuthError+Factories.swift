@@ -227,3 +227,23 @@ extension OAuthError {
                    reason: "the PKCE code_verifier does not match the code_challenge")
     }
 }
+
+// Browser sign-in (reference/entra-protocol.md §7.4, §7.7).
+extension OAuthError {
+    public static func loginRequired() -> OAuthError {
+        OAuthError(error: "login_required", aadsts: 50058,
+                   message: "A silent sign-in request was sent but no user is signed in. The cookies used to represent the user's session were not sent in the request to Azure AD. This can happen if the user is using Internet Explorer or Edge, and the web app sending the silent sign-in request is in different IE security zone than the Azure AD endpoint (login.microsoftonline.com).",
+                   mayRedirect: true, reason: "prompt=none but the browser has no session for a matching account")
+    }
+
+    public static func consentDeclined() -> OAuthError {
+        OAuthError(error: "access_denied", aadsts: 65004, message: "User declined to consent to access the app.",
+                   mayRedirect: true, reason: "the user pressed Cancel on the consent page")
+    }
+
+    public static func formTokenMismatch() -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 90013,
+                   message: "Invalid input received from the user: the sign-in form expired or was not sent by this server's page.",
+                   reason: "the sign-in form's token does not match its cookie (a cross-site post, or cookies are off)")
+    }
+}

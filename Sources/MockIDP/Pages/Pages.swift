@@ -1,0 +1,27 @@
+import Mustache
+
+/// The HTML pages of `templates/` (compiled in), rendered with Mustache; every `{{value}}` is HTML-escaped.
+struct Pages: Sendable {
+    private let library: MustacheLibrary
+
+    init() throws {
+        let sources: [String: [UInt8]] = [
+            "style": PackageResources.style_mustache, "signin": PackageResources.signin_mustache,
+            "consent": PackageResources.consent_mustache, "error": PackageResources.error_mustache,
+            "form_post": PackageResources.form_post_mustache, "signedout": PackageResources.signedout_mustache,
+        ]
+        var templates: [String: MustacheTemplate] = [:]
+        for (name, bytes) in sources { templates[name] = try MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)) }
+        library = MustacheLibrary(templates: templates)
+    }
+
+    /// Renders `name` with `context` (dictionaries and arrays of them).
+    func render(_ name: String, _ context: [String: Any]) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+
+    /// Hidden form fields as the templates expect them.
+    static func fields(_ pairs: [(name: String, value: String)]) -> [[String: String]] {
+        pairs.map { ["name": $0.name, "value": $0.value] }
+    }
+}

@@ -1,0 +1,127 @@
+import MockIDPCore
+import MockIDPHTTP
+import MockIDPJOSE
+
+/// The authorize endpoint over HTTP: the sign-in, account-picker and consent pages, the browser session cookie, and
+/// the response in the requested mode (reference/entra-protocol.md §7).
+extension EndpointHandlers {
+    static let sessionCookie = "mockidp_session"
+    static let formCookie = "mockidp_form"
+    /// Form fields this server's own pages add; they never reach the protocol checks.
+    static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "username", "password", "consent"]
+
+    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
+        let context = self.context(request)
+        guard request.method == "GET" || request.method == "POST" else {
+            return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "GET, POST"])
+        }
+        var parameters = request.query
+        if request.method == "POST" {
+            do { parameters = try URLEncodedForm.decode(request.body) } catch {
+                return errorPage(.malformedRequest(error.description), context: context)
+            }
+        }
+        let page = Dictionary(parameters.filter { Self.pageFields.contains($0.name) }, uniquingKeysWith: { a, _ in a })
+        let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
+        switch provider.checkAuthorization(AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)) {
+        case .errorPage(let error):
+            return errorPage(error, context: context)
+        case .redirectError(let error, let uri, let mode, let state):
+            return deliver(errorParameters(error, state: state, context: context), to: uri, mode: mode)
+        case .signIn(let validated):
+            let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
+            let flow = SignInFlow(handlers: self, request: request, context: context, validated: validated,
+                                  hidden: protocolParameters, cookies: cookies)
+            if let action = page["mockidp_action"] {
+                guard let token = page["mockidp_form_token"], let expected = cookies[Self.formCookie], token == expected else {
+                    return errorPage(.formTokenMismatch(), context: context)
+                }
+                return flow.submit(action: action, fields: page)
+            }
+            return flow.start()
+        }
+    }
+
+    /// Entra's error page: for errors that must not go to an unverified redirect URI.
+    func errorPage(_ error: OAuthError, context: RequestContext) -> HTTPResponse {
+        logger.debug("rejected: \(error.reason)")
+        let html = pages.render("error", [
+            "code": error.aadsts.map { "AADSTS\($0)" } ?? error.b2cCode ?? error.error, "message": error.message,
+            "traceID": provider.newGUID(), "correlationID": context.correlationID ?? provider.newGUID(),
+            "timestamp": EntraTime.timestamp(provider.clock.now()),
+        ])
+        return HTTPResponse.html(html, status: .badRequest)
+    }
+
+    /// The parameters of an error sent to the redirect URI (§7.7).
+    func errorParameters(_ error: OAuthError, state: String?, context: RequestContext) -> [(name: String, value: String)] {
+        let trace = provider.newGUID(), correlation = context.correlationID ?? provider.newGUID()
+        logger.debug("rejected: \(error.reason)")
+        var p: [(name: String, value: String)] = [
+            ("error", error.error),
+            ("error_description", "\(error.codeAndMessage)\r\nTrace ID: \(trace)\r\nCorrelation ID: \(correlation)\r\nTimestamp: \(EntraTime.timestamp(provider.clock.now()))"),
+        ]
+        if let code = error.aadsts { p.append(("error_uri", "https://login.microsoftonline.com/error?code=\(code)")) }
+        if let state { p.append(("state", state)) }
+        p.append(("trace_id", trace))
+        p.append(("correlation_id", correlation))
+        return p
+    }
+
+    /// Sends the response to the client: a redirect with a query or fragment, or an auto-submitting form.
+    func deliver(_ parameters: [(name: String, value: String)], to redirectURI: String, mode: ResponseMode,
+                 cookies: [HTTPCookie] = []) -> HTTPResponse {
+        var response: HTTPResponse
+        switch mode {
+        case .query:
+            let target = RedirectURI.responseTarget(redirectURI)
+            let separator = target.contains("?") ? "&" : "?"
+            response = HTTPResponse.redirect(to: target + separator + URLEncodedForm.encode(parameters))
+        case .fragment:
+            let target = RedirectURI.responseTarget(redirectURI)
+            response = HTTPResponse.redirect(to: target + "#" + URLEncodedForm.encode(parameters))
+        case .formPost:
+            response = HTTPResponse.html(pages.render("form_post", ["action": redirectURI, "fields": Pages.fields(parameters)]))
+        }
+        response.headers["Cache-Control"] = "no-store, no-cache"
+        response.headers["Pragma"] = "no-cache"
+        for cookie in cookies { response.headers.add("Set-Cookie", cookie.setCookieHeaderValue) }
+        return response
+    }
+
+    /// Cookies are Secure with SameSite=None under TLS, so they travel in the cross-site form posts and
+    /// iframes of real sign-in flows; over plain HTTP browsers refuse that pair, so Lax is used.
+    func cookie(_ name: String, _ value: String, request: HTTPRequest, maxAge: Int? = nil) -> HTTPCookie {
+        let secure = request.isSecure || (options.publicURL?.lowercased().hasPrefix("https://") ?? false)
+        return HTTPCookie(name: name, value: value, path: "/", maxAge: maxAge, httpOnly: true, secure: secure,
+                          sameSite: secure ? HTTPCookie.SameSite.none : .lax)
+    }
+
+    // MARK: logout
+
+    /// `/{tenant}/oauth2/v2.0/logout`: ends the browser session; redirects only to a registered
+    /// `post_logout_redirect_uri`, otherwise shows the signed-out page.
+    func logout(_ request: HTTPRequest, tenant: String) -> HTTPResponse {
+        var parameters = request.query
+        if request.method == "POST", let form = try? URLEncodedForm.decode(request.body) { parameters += form }
+        let value = { (name: String) in parameters.first { $0.name == name }?.value }
+        let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
+        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.endSession(session) }
+        let clear = cookie(Self.sessionCookie, "", request: request, maxAge: 0)
+        if let target = value("post_logout_redirect_uri"),
+           provider.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant) {
+            var location = target
+            if let state = value("state") {
+                location += (target.contains("?") ? "&" : "?") + URLEncodedForm.encode([("state", state)])
+            }
+            var r = HTTPResponse.redirect(to: location)
+            r.headers.add("Set-Cookie", clear.setCookieHeaderValue)
+            return r
+        }
+        let note = value("post_logout_redirect_uri").map { "The address '\($0)' is not a registered redirect URI, so you stay here." }
+        var r = HTTPResponse.html(pages.render("signedout", note.map { ["note": $0] } ?? [:]))
+        r.headers.add("Set-Cookie", clear.setCookieHeaderValue)
+        return r
+    }
+}
+

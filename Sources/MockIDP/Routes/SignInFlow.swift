@@ -1,0 +1,162 @@
+import MockIDPCore
+import MockIDPHTTP
+import MockIDPJOSE
+
+/// One authorize request's way through the browser: use the session, or show the sign-in, account-picker or
+/// consent page, then answer the client (reference/entra-protocol.md §7.4 for `prompt`).
+struct SignInFlow {
+    let handlers: EndpointHandlers
+    let request: HTTPRequest
+    let context: RequestContext
+    let validated: ValidatedAuthorization
+    /// The protocol parameters, carried through the pages as hidden fields and checked again on every post.
+    let hidden: [(name: String, value: String)]
+    let cookies: [String: String]
+
+    var provider: IdentityProvider { handlers.provider }
+    var sessionID: String? { cookies[EndpointHandlers.sessionCookie] }
+
+    /// Session accounts that may answer this request: matching `login_hint` when given, and fresh enough for `max_age`.
+    var usableAccounts: [(account: SessionAccount, user: User, tenant: Tenant)] {
+        let now = provider.clock.now()
+        return provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).filter { entry in
+            if let hint = validated.loginHint, hint.lowercased() != entry.account.username.lowercased() { return false }
+            if let maxAge = validated.maxAge, now - entry.account.authTime > maxAge { return false }
+            return true
+        }
+    }
+
+    /// A request arriving from the client.
+    func start() -> HTTPResponse {
+        let accounts = usableAccounts
+        switch validated.prompt {
+        case "none":
+            guard accounts.count == 1, let only = accounts.first else {
+                return handlers.deliver(handlers.errorParameters(.loginRequired(), state: validated.state, context: context),
+                                        to: validated.redirectURI, mode: validated.responseMode)
+            }
+            return complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: sessionID)
+        case "login", "create":
+            return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: false)
+        case "select_account":
+            return signInPage(username: nil, error: nil, offerSessionAccounts: true)
+        case "consent":
+            if accounts.count == 1, let only = accounts.first { return consentPage(for: only.user) }
+            return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: true)
+        default:
+            if accounts.count == 1, let only = accounts.first {
+                return complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: sessionID)
+            }
+            return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: true)
+        }
+    }
+
+    /// A post from one of this server's pages (its form token already checked).
+    func submit(action: String, fields: [String: String]) -> HTTPResponse {
+        switch action {
+        case "signin":
+            let username = fields["username"] ?? ""
+            switch provider.verifyPassword(username: username, password: fields["password"] ?? "", tenantSegment: validated.tenantSegment) {
+            case .failure(let error):
+                handlers.logger.debug("sign-in page: \(error.reason)")
+                let message = error.aadsts == 50126 ? "Your account or password is incorrect. If you don't remember your password, reset it now."
+                    : "This username may be incorrect. Make sure you typed it correctly. Otherwise, contact your admin."
+                return signInPage(username: username, error: message, offerSessionAccounts: false)
+            case .success(let (user, tenant)):
+                let now = provider.clock.now()
+                let session = sessionID ?? provider.newSessionID()
+                provider.addToSession(session, user: user, tenant: tenant, authTime: now)
+                if validated.prompt == "consent" { return consentPage(for: user, newSession: session) }
+                return complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
+            }
+        case "pick":
+            let username = (fields["username"] ?? "").lowercased()
+            if validated.prompt != "login", let entry = usableAccounts.first(where: { $0.account.username.lowercased() == username }) {
+                if validated.prompt == "consent" { return consentPage(for: entry.user) }
+                return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
+            }
+            return signInPage(username: fields["username"], error: nil, offerSessionAccounts: false)
+        case "consent":
+            guard fields["consent"] == "accept" else {
+                return handlers.deliver(handlers.errorParameters(.consentDeclined(), state: validated.state, context: context),
+                                        to: validated.redirectURI, mode: validated.responseMode)
+            }
+            let username = (fields["mockidp_account"] ?? "").lowercased()
+            guard let entry = provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment)
+                .first(where: { $0.account.username.lowercased() == username }) else {
+                return signInPage(username: fields["mockidp_account"], error: nil, offerSessionAccounts: false)
+            }
+            return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
+        default:
+            return handlers.errorPage(.invalidParameter("mockidp_action", "is not one this server's pages send"), context: context)
+        }
+    }
+
+    /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
+    func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false) -> HTTPResponse {
+        let session = sessionID ?? provider.newSessionID()
+        let parameters = provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
+                                            sessionID: GUID.derived(from: "session:\(session)"))
+        var cookies: [HTTPCookie] = []
+        if setSession || sessionID == nil {
+            if sessionID == nil { provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }
+            cookies.append(handlers.cookie(EndpointHandlers.sessionCookie, session, request: request))
+        }
+        return handlers.deliver(parameters, to: validated.redirectURI, mode: validated.responseMode, cookies: cookies)
+    }
+
+    // MARK: pages
+
+    private var action: String { request.path }
+
+    /// The form token: reused from its cookie, or new (then set as a cookie with the page).
+    private var formToken: (value: String, isNew: Bool) {
+        if let existing = cookies[EndpointHandlers.formCookie], !existing.isEmpty { return (existing, false) }
+        return (provider.newSessionID(), true)
+    }
+
+    private func page(_ template: String, _ context: [String: Any], extraHidden: [(name: String, value: String)] = [],
+                      newSession: String? = nil) -> HTTPResponse {
+        let token = formToken
+        var values = context
+        values["action"] = action
+        values["hidden"] = Pages.fields(hidden + extraHidden + [("mockidp_form_token", token.value)])
+        var response = HTTPResponse.html(handlers.pages.render(template, values))
+        response.headers["Cache-Control"] = "no-store, no-cache"
+        // The page must not be framed by other sites (clickjacking); the form posts only to this server.
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' \(formActionSources); frame-ancestors 'none'"
+        if token.isNew { response.headers.add("Set-Cookie", handlers.cookie(EndpointHandlers.formCookie, token.value, request: request).setCookieHeaderValue) }
+        if let newSession { response.headers.add("Set-Cookie", handlers.cookie(EndpointHandlers.sessionCookie, newSession, request: request).setCookieHeaderValue) }
+        return response
+    }
+
+    /// form_post delivers to the redirect URI from a page of ours; CSP must allow that target.
+    private var formActionSources: String {
+        validated.redirectURI.hasPrefix("http") ? validated.redirectURI : ""
+    }
+
+    func signInPage(username: String?, error: String?, offerSessionAccounts: Bool) -> HTTPResponse {
+        let signedIn = Set(provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).map { $0.account.username.lowercased() })
+        var tiles: [[String: Any]] = []
+        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment).enumerated() {
+            let isSignedIn = signedIn.contains(entry.user.username.lowercased())
+            if !offerSessionAccounts, !isSignedIn, validated.prompt == "login" { continue }
+            tiles.append(["index": index, "username": entry.user.username, "name": entry.user.name ?? entry.user.username,
+                          "signedIn": isSignedIn && offerSessionAccounts])
+        }
+        var context: [String: Any] = [
+            "tenantName": validated.tenant?.displayName ?? "Microsoft", "appName": validated.client.displayName,
+            "accounts": tiles,
+        ]
+        if let username { context["username"] = username }
+        if let error { context["error"] = error }
+        return page("signin", context)
+    }
+
+    func consentPage(for user: User, newSession: String? = nil) -> HTTPResponse {
+        let scopes = validated.scope.split(separator: " ").map(String.init)
+        return page("consent", ["username": user.username, "appName": validated.client.displayName, "scopes": scopes],
+                    extraHidden: [("mockidp_account", user.username)], newSession: newSession)
+    }
+}

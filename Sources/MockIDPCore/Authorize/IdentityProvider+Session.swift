@@ -1,0 +1,72 @@
+import MockIDPJOSE
+
+extension IdentityProvider {
+    /// Checks a username and password typed into the sign-in page for the tenant of the request
+    /// (`common`/`organizations`: the tenant of the username's domain).
+    public func verifyPassword(username: String, password: String, tenantSegment: String) -> Result<(User, Tenant), OAuthError> {
+        let directory = self.directory
+        guard let authority = Authority(segment: tenantSegment, directory: directory) else {
+            return .failure(.tenantNotFound(tenantSegment, forDiscovery: false))
+        }
+        do throws(OAuthError) {
+            let tenant = try tenantForUser(authority, username: username, directory: directory)
+            guard let user = directory.user(username, in: tenant) else { throw .unknownUser(username, tenant: tenant.displayName) }
+            guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
+            return .success((user, tenant))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A new, unguessable browser session ID.
+    public func newSessionID() -> String { Base64URL.encode(random.bytes(32)) }
+
+    /// Records that `user` signed in within the browser session `sessionID`.
+    public func addToSession(_ sessionID: String, user: User, tenant: Tenant, authTime: Int) {
+        let now = clock.now()
+        let account = SessionAccount(tenantID: tenant.id, objectID: user.objectID, username: user.username, authTime: authTime)
+        state.withLock { $0.sessions.add(account, to: sessionID, now: now) }
+    }
+
+    /// The accounts of a browser session that still exist and may sign in to `tenantSegment`.
+    public func sessionAccounts(_ sessionID: String?, tenantSegment: String) -> [(account: SessionAccount, user: User, tenant: Tenant)] {
+        guard let sessionID else { return [] }
+        let now = clock.now()
+        let accounts = state.withLock { $0.sessions.accounts(sessionID, now: now) }
+        let directory = self.directory
+        let authority = Authority(segment: tenantSegment, directory: directory)
+        return accounts.compactMap { account in
+            guard let tenant = directory.tenant(account.tenantID), let user = directory.user(account.username, in: tenant),
+                  user.objectID == account.objectID else { return nil }
+            if let specific = authority?.specificTenant, specific.id != tenant.id { return nil }
+            return (account, user, tenant)
+        }
+    }
+
+    /// Signs every account of the session out.
+    public func endSession(_ sessionID: String) { state.withLock { $0.sessions.remove(sessionID) } }
+
+    /// Users the sign-in page offers to pick from: the tenant's, or every tenant's for common/organizations.
+    public func pickableUsers(tenantSegment: String) -> [(user: User, tenant: Tenant)] {
+        let directory = self.directory
+        switch Authority(segment: tenantSegment, directory: directory) {
+        case .tenant(let t): return t.users.map { ($0, t) }
+        case .common, .organizations: return directory.configuration.tenants.flatMap { t in t.users.map { ($0, t) } }
+        case .consumers: return directory.tenant(Authority.consumersTenantID).map { t in t.users.map { ($0, t) } } ?? []
+        case nil: return []
+        }
+    }
+
+    /// Whether `uri` may receive a user after logout: registered for `clientID`, or for any app of the tenant.
+    public func isRegisteredLogoutRedirect(_ uri: String, clientID: String?, tenantSegment: String) -> Bool {
+        let directory = self.directory
+        guard let authority = Authority(segment: tenantSegment, directory: directory) else { return false }
+        let apps: [Application]
+        if let clientID, let app = authorizationClient(clientID, authority: authority, directory: directory) {
+            apps = [app]
+        } else {
+            apps = authority.specificTenant?.apps ?? directory.configuration.tenants.flatMap(\.apps)
+        }
+        return apps.contains { RedirectURI.match(uri, registered: $0.redirectURIs) != nil }
+    }
+}
