@@ -147,7 +147,7 @@ struct SignInFlow {
         }
         var context: [String: Any] = [
             "tenantName": validated.tenant?.displayName ?? "Microsoft", "appName": validated.client.displayName,
-            "accounts": tiles,
+            "accounts": tiles, "hasAccounts": !tiles.isEmpty,
         ]
         if let username { context["username"] = username }
         if let error { context["error"] = error }
