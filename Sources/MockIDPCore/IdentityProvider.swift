@@ -11,6 +11,7 @@ public final class IdentityProvider: Sendable {
         var refreshTokens: RefreshTokenStore
         var authorizationCodes = AuthorizationCodeStore()
         var sessions = BrowserSessionStore()
+        var deviceCodes = DeviceCodeStore()
         /// Bumped whenever what discovery and key sets say can change (configuration, keys).
         var generation: Int = 0
     }

@@ -105,6 +105,14 @@ def test_sign_in_in_chromium_then_single_sign_on_and_prompt_none(server, redirec
         driver.find_element(By.ID, "accept").click()
         assert "code" in code_from(driver)
 
+        # The device code page, as a user opening the verification URI sees it.
+        device = app.initiate_device_flow(["User.Read"])
+        driver.get(device["verification_uri"])
+        driver.find_element(By.ID, "user_code").send_keys(device["user_code"])
+        shot(driver, "devicecode")
+        driver.find_element(By.ID, "next").click()
+        assert driver.find_element(By.ID, "decline")
+
         # Logout shows the signed-out page when no registered address is given.
         driver.get(server.url("/%s/oauth2/v2.0/logout" % CONTOSO))
         assert "signed out" in driver.page_source

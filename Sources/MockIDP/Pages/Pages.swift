@@ -9,6 +9,7 @@ struct Pages: Sendable {
             "style": PackageResources.style_mustache, "signin": PackageResources.signin_mustache,
             "consent": PackageResources.consent_mustache, "error": PackageResources.error_mustache,
             "form_post": PackageResources.form_post_mustache, "signedout": PackageResources.signedout_mustache,
+            "devicecode": PackageResources.devicecode_mustache, "message": PackageResources.message_mustache,
         ]
         var templates: [String: MustacheTemplate] = [:]
         for (name, bytes) in sources { templates[name] = try MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)) }

@@ -97,6 +97,25 @@ extension EndpointHandlers {
                           sameSite: secure ? HTTPCookie.SameSite.none : .lax)
     }
 
+    /// Renders one of the sign-in pages: the hidden fields plus a form token (reused from its cookie, or new and
+    /// set as a cookie), no caching, no framing, and forms that may post only to this server (and `formActionSources`).
+    func page(_ template: String, _ values: [String: Any], hidden: [(name: String, value: String)], request: HTTPRequest,
+              cookies: [String: String], formActionSources: String = "", newSession: String? = nil) -> HTTPResponse {
+        let existing = cookies[Self.formCookie].flatMap { $0.isEmpty ? nil : $0 }
+        let token = existing ?? provider.newSessionID()
+        var context = values
+        context["action"] = request.path
+        context["hidden"] = Pages.fields(hidden + [("mockidp_form_token", token)])
+        var response = HTTPResponse.html(pages.render(template, context))
+        response.headers["Cache-Control"] = "no-store, no-cache"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Content-Security-Policy"] =
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' \(formActionSources); frame-ancestors 'none'"
+        if existing == nil { response.headers.add("Set-Cookie", cookie(Self.formCookie, token, request: request).setCookieHeaderValue) }
+        if let newSession { response.headers.add("Set-Cookie", cookie(Self.sessionCookie, newSession, request: request).setCookieHeaderValue) }
+        return response
+    }
+
     // MARK: logout
 
     /// `/{tenant}/oauth2/v2.0/logout`: ends the browser session; redirects only to a registered

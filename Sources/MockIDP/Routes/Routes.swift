@@ -67,12 +67,10 @@ struct Routes: Sendable {
                 router.add(template, methods: ["GET", "POST"]) { request, params in h.authorize(request, tenant: params["tenant"] ?? "", version: version) }
             case .v2Logout, .v1Logout:
                 router.add(template, methods: ["GET", "POST"]) { request, params in h.logout(request, tenant: params["tenant"] ?? "") }
-            case .v2DeviceCode, .v1DeviceCode, .deviceLogin:
-                // The device code flow is the next piece of work; say so plainly.
-                router.add(template) { request, _ in
-                    EndpointHandlers.jsonError(status: HTTPStatus(rawValue: 501), error: "not_implemented",
-                                               description: "\(request.path) is not served by this version of mockidp yet.")
-                }
+            case .v2DeviceCode, .v1DeviceCode:
+                router.add(template) { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "") }
+            case .deviceLogin:
+                router.add(template, methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
             }
         }
         return router

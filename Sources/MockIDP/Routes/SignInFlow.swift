@@ -109,31 +109,12 @@ struct SignInFlow {
 
     private var action: String { request.path }
 
-    /// The form token: reused from its cookie, or new (then set as a cookie with the page).
-    private var formToken: (value: String, isNew: Bool) {
-        if let existing = cookies[EndpointHandlers.formCookie], !existing.isEmpty { return (existing, false) }
-        return (provider.newSessionID(), true)
-    }
-
     private func page(_ template: String, _ context: [String: Any], extraHidden: [(name: String, value: String)] = [],
                       newSession: String? = nil) -> HTTPResponse {
-        let token = formToken
-        var values = context
-        values["action"] = action
-        values["hidden"] = Pages.fields(hidden + extraHidden + [("mockidp_form_token", token.value)])
-        var response = HTTPResponse.html(handlers.pages.render(template, values))
-        response.headers["Cache-Control"] = "no-store, no-cache"
-        // The page must not be framed by other sites (clickjacking); the form posts only to this server.
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' \(formActionSources); frame-ancestors 'none'"
-        if token.isNew { response.headers.add("Set-Cookie", handlers.cookie(EndpointHandlers.formCookie, token.value, request: request).setCookieHeaderValue) }
-        if let newSession { response.headers.add("Set-Cookie", handlers.cookie(EndpointHandlers.sessionCookie, newSession, request: request).setCookieHeaderValue) }
-        return response
-    }
-
-    /// form_post delivers to the redirect URI from a page of ours; CSP must allow that target.
-    private var formActionSources: String {
-        validated.redirectURI.hasPrefix("http") ? validated.redirectURI : ""
+        // form_post delivers to the redirect URI from a page of ours; the policy must allow that target.
+        let formTarget = validated.redirectURI.hasPrefix("http") ? validated.redirectURI : ""
+        return handlers.page(template, context, hidden: hidden + extraHidden, request: request, cookies: cookies,
+                             formActionSources: formTarget, newSession: newSession)
     }
 
     func signInPage(username: String?, error: String?, offerSessionAccounts: Bool) -> HTTPResponse {

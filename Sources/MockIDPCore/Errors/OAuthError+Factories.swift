@@ -247,3 +247,32 @@ extension OAuthError {
                    reason: "the sign-in form's token does not match its cookie (a cross-site post, or cookies are off)")
     }
 }
+
+// Device code flow (reference/entra-protocol.md §3.4 "Device code", §4.3).
+extension OAuthError {
+    public static func authorizationPending() -> OAuthError {
+        OAuthError(error: "authorization_pending", aadsts: 70016,
+                   message: "OAuth 2.0 device flow error. Authorization is pending. Continue polling.",
+                   reason: "the user has not yet entered the code at /devicelogin")
+    }
+
+    public static func slowDown() -> OAuthError {
+        OAuthError(error: "slow_down", aadsts: 70016, message: "OAuth 2.0 device flow error. Polling too fast; slow down.",
+                   reason: "the client polled again before the interval passed")
+    }
+
+    public static func deviceCodeExpired() -> OAuthError {
+        OAuthError(error: "expired_token", aadsts: 70019, message: "Verification code expired.",
+                   reason: "the device code expired before the user signed in")
+    }
+
+    public static func deviceAuthorizationDeclined() -> OAuthError {
+        OAuthError(error: "authorization_declined", aadsts: 70000,
+                   message: "The end user denied the authorization request.", reason: "the user declined at /devicelogin")
+    }
+
+    public static func badVerificationCode() -> OAuthError {
+        OAuthError(error: "bad_verification_code", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+                   reason: "the device code is unknown or was already used")
+    }
+}

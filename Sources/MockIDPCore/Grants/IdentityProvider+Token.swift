@@ -17,6 +17,8 @@ extension IdentityProvider {
                 return .success(try password(parameters, request: request, authority: authority, directory: directory, context: context))
             case "authorization_code":
                 return .success(try authorizationCode(parameters, request: request, authority: authority, directory: directory, context: context))
+            case "urn:ietf:params:oauth:grant-type:device_code":
+                return .success(try deviceCodeGrant(parameters, request: request, authority: authority, directory: directory, context: context))
             case "refresh_token":
                 return .success(try refreshToken(parameters, request: request, authority: authority, directory: directory, context: context))
             default:

@@ -1,0 +1,84 @@
+import MockIDPCore
+import MockIDPHTTP
+
+/// The device code flow over HTTP: the device authorization endpoint and the `/devicelogin` page where the user
+/// enters the code and signs in (RFC 8628; reference/entra-protocol.md §3.4).
+extension EndpointHandlers {
+    func deviceCode(_ request: HTTPRequest, tenant: String) -> HTTPResponse {
+        let context = self.context(request)
+        guard request.method == "POST" else { return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context) }
+        let parameters: [(name: String, value: String)]
+        do { parameters = try URLEncodedForm.decode(request.body) } catch {
+            return oauthError(.malformedRequest(error.description), context: context)
+        }
+        return json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, context: context), context: context)
+    }
+
+    func deviceLogin(_ request: HTTPRequest) -> HTTPResponse {
+        let context = self.context(request)
+        let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
+        guard request.method == "POST" else {
+            return page("devicecode", ["userCode": request.queryValue("otc") ?? ""], hidden: [], request: request, cookies: cookies)
+        }
+        let fields: [String: String]
+        do { fields = Dictionary(try URLEncodedForm.decode(request.body), uniquingKeysWith: { a, _ in a }) } catch {
+            return errorPage(.malformedRequest(error.description), context: context)
+        }
+        guard let token = fields["mockidp_form_token"], token == cookies[Self.formCookie] else {
+            return errorPage(.formTokenMismatch(), context: context)
+        }
+        guard let pending = provider.deviceLogin(userCode: fields["user_code"] ?? "") else {
+            return page("devicecode", ["error": "That code didn't work. Check the code and try again."], hidden: [],
+                        request: request, cookies: cookies)
+        }
+        let session = cookies[Self.sessionCookie]
+        func signInPage(_ username: String?, error: String?) -> HTTPResponse {
+            let accounts = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
+            var tiles: [[String: Any]] = []
+            for (i, entry) in accounts.enumerated() {
+                tiles.append(["index": i, "username": entry.user.username, "name": entry.user.name ?? entry.user.username, "signedIn": true])
+            }
+            var values: [String: Any] = ["tenantName": "Device sign-in", "appName": pending.client.displayName,
+                                         "accounts": tiles, "hasAccounts": !tiles.isEmpty, "canDecline": true]
+            if let username { values["username"] = username }
+            if let error { values["error"] = error }
+            return page("signin", values, hidden: [("user_code", pending.userCode)], request: request, cookies: cookies)
+        }
+        func done(_ user: User, _ tenant: Tenant, newSession: String?) -> HTTPResponse {
+            provider.completeDeviceLogin(userCode: pending.userCode, user: user, tenant: tenant)
+            var r = HTTPResponse.html(pages.render("message", [
+                "title": pending.client.displayName,
+                "message": "You have signed in to the \(pending.client.displayName) application on your device. You may now close this window.",
+            ]))
+            if let newSession { r.headers.add("Set-Cookie", cookie(Self.sessionCookie, newSession, request: request).setCookieHeaderValue) }
+            return r
+        }
+        switch fields["mockidp_action"] {
+        case "signin":
+            switch provider.verifyPassword(username: fields["username"] ?? "", password: fields["password"] ?? "",
+                                           tenantSegment: pending.tenantSegment) {
+            case .failure(let error):
+                logger.debug("device sign-in page: \(error.reason)")
+                return signInPage(fields["username"], error: "Your account or password is incorrect.")
+            case .success(let (user, tenant)):
+                let id = session ?? provider.newSessionID()
+                provider.addToSession(id, user: user, tenant: tenant, authTime: provider.clock.now())
+                return done(user, tenant, newSession: session == nil ? id : nil)
+            }
+        case "pick":
+            let username = (fields["username"] ?? "").lowercased()
+            if let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
+                .first(where: { $0.account.username.lowercased() == username }) {
+                return done(entry.user, entry.tenant, newSession: nil)
+            }
+            return signInPage(fields["username"], error: nil)
+        case "decline":
+            provider.completeDeviceLogin(userCode: pending.userCode, user: nil, tenant: nil)
+            return HTTPResponse.html(pages.render("message", [
+                "title": "Sign-in declined", "message": "You declined to sign in to \(pending.client.displayName) on your device.",
+            ]))
+        default:
+            return signInPage(nil, error: nil)
+        }
+    }
+}

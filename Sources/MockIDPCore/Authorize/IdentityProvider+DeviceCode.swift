@@ -1,0 +1,120 @@
+import MockIDPJOSE
+
+/// What the `/devicelogin` page needs to know of a user code.
+public struct DeviceLoginRequest: Sendable {
+    public var userCode: String
+    public var client: Application
+    public var tenantSegment: String
+    public var scope: String
+}
+
+extension IdentityProvider {
+    /// Entra's device code lifetime and polling interval (reference/entra-protocol.md §4.1).
+    static let deviceCodeLifetime = 900
+    static let deviceCodeInterval = 5
+    /// User codes avoid letters and digits that are easily confused.
+    static let userCodeAlphabet = Array("BCDFGHJKLMNPQRSTVWXZ23456789")
+
+    /// `/{tenant}/oauth2/v2.0/devicecode`: starts a device code flow (RFC 8628 §3.2).
+    public func deviceAuthorization(tenant segment: String, parameters: [(name: String, value: String)],
+                                    context: RequestContext) -> Result<JSONValue, OAuthError> {
+        do throws(OAuthError) {
+            let p = try TokenParameters(TokenRequest(tenant: segment, parameters: parameters))
+            let directory = self.directory
+            guard let authority = Authority(segment: segment, directory: directory) else {
+                throw .tenantNotFound(segment, forDiscovery: false)
+            }
+            let clientID = try p.required("client_id")
+            guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
+                throw .unknownClient(clientID, tenant: segment)
+            }
+            let scope = try p.required("scope")
+            if let tenant = authority.specificTenant ?? homeTenant(of: client, directory: directory) {
+                _ = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: Cloud.named(tenant.cloud).graphResource)
+            }
+            let deviceCode = "DAQABAAEAAAD" + Base64URL.encode(random.bytes(48))
+            let userCode = String(random.bytes(9).map { Self.userCodeAlphabet[Int($0) % Self.userCodeAlphabet.count] })
+            let now = clock.now()
+            let record = DeviceAuthorization(userCode: userCode, clientID: client.clientID, tenantSegment: segment, scope: scope,
+                                             expiresAt: now + Self.deviceCodeLifetime, interval: Self.deviceCodeInterval,
+                                             lastPoll: nil, status: .pending)
+            state.withLock { $0.deviceCodes.insert(deviceCode: deviceCode, record, now: now) }
+            let verification = EndpointTable.url(.deviceLogin, baseURL: context.baseURL)
+            return .success([
+                "user_code": .string(userCode), "device_code": .string(deviceCode), "verification_uri": .string(verification),
+                "expires_in": .int(Self.deviceCodeLifetime), "interval": .int(Self.deviceCodeInterval),
+                "message": .string("To sign in, use a web browser to open the page \(verification) and enter the code \(userCode) to authenticate."),
+            ])
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The pending request for a user code typed at `/devicelogin`, or nil when it is unknown, used or expired.
+    public func deviceLogin(userCode: String) -> DeviceLoginRequest? {
+        let code = userCode.uppercased().filter { !$0.isWhitespace && $0 != "-" }
+        let now = clock.now()
+        guard let (_, record) = state.withLock({ s -> (String, DeviceAuthorization)? in
+            guard let d = s.deviceCodes.deviceCode(forUserCode: code), let r = s.deviceCodes[deviceCode: d] else { return nil }
+            return (d, r)
+        }), case .pending = record.status, record.expiresAt > now else { return nil }
+        let directory = self.directory
+        guard let authority = Authority(segment: record.tenantSegment, directory: directory),
+              let client = authorizationClient(record.clientID, authority: authority, directory: directory) else { return nil }
+        return DeviceLoginRequest(userCode: code, client: client, tenantSegment: record.tenantSegment, scope: record.scope)
+    }
+
+    /// The user at `/devicelogin` signed in (`user` set) or declined (`user` nil).
+    public func completeDeviceLogin(userCode: String, user: User?, tenant: Tenant?) {
+        state.withLock { s in
+            guard let d = s.deviceCodes.deviceCode(forUserCode: userCode), var r = s.deviceCodes[deviceCode: d],
+                  case .pending = r.status else { return }
+            if let user, let tenant {
+                r.status = .approved(userObjectID: user.objectID, username: user.username, tenantID: tenant.id)
+            } else {
+                r.status = .declined
+            }
+            s.deviceCodes[deviceCode: d] = r
+        }
+    }
+
+    /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`: the client's polls (RFC 8628 §3.5).
+    func deviceCodeGrant(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
+                         directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+        // MSAL sends the device code as both `device_code` and `code`.
+        guard let deviceCode = parameters["device_code"] ?? parameters["code"] else { throw .missingParameter("device_code") }
+        let clientID = try parameters.required("client_id")
+        let now = clock.now()
+        let record: DeviceAuthorization = try state.withLock { (s: inout State) throws(OAuthError) -> DeviceAuthorization in
+            guard var r = s.deviceCodes[deviceCode: deviceCode], r.clientID == clientID.lowercased() else { throw .badVerificationCode() }
+            let previous = r.lastPoll
+            r.lastPoll = now
+            s.deviceCodes[deviceCode: deviceCode] = r
+            guard now < r.expiresAt else { throw .deviceCodeExpired() }
+            switch r.status {
+            case .pending:
+                // Polling twice within a second is too fast even for MSAL's rounding of the interval.
+                if let previous, now - previous < 1 { throw .slowDown() }
+                throw .authorizationPending()
+            case .declined: throw .deviceAuthorizationDeclined()
+            case .redeemed: throw .badVerificationCode()
+            case .approved:
+                var spent = r
+                spent.status = .redeemed
+                s.deviceCodes[deviceCode: deviceCode] = spent
+                return r
+            }
+        }
+        guard case .approved(let objectID, let username, let tenantID) = record.status,
+              let tenant = directory.tenant(tenantID) else { throw .badVerificationCode() }
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory,
+                                                       requireCredential: true)
+        guard let user = directory.user(username, in: tenant), user.objectID == objectID else { throw .refreshTokenUserGone() }
+        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
+                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
+                          applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
+                          includeClientInfo: parameters["client_info"] == "1")
+        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+    }
+}
