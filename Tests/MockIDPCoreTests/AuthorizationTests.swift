@@ -63,7 +63,8 @@ import Testing
         guard case .signIn(let v) = check(pairs) else { throw OAuthError.invalidAuthorizationCode() }
         let tenant = try #require(provider.configuration.tenants.first)
         let alice = try #require(tenant.users.first)
-        return (v, provider.authorize(v, user: alice, tenant: tenant, authTime: Fixtures.now, sessionID: "sid-1"))
+        return (v, try provider.authorize(v, user: alice, tenant: tenant, authTime: Fixtures.now, sessionID: "sid-1",
+                                          context: Fixtures.context).get())
     }
 
     func redeem(_ code: String, verifier: String? = verifier, redirect: String = "http://localhost:51234",
@@ -106,7 +107,9 @@ import Testing
             Issue.record("expected sign-in"); return
         }
         let tenant = try #require(provider.configuration.tenants.first)
-        let code = try #require(provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s").first?.value)
+        let issued = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+                                            context: Fixtures.context).get()
+        let code = try #require(issued.first?.value)
         func redeem(_ redirect: String) -> OAuthError? {
             Fixtures.token(provider, [("grant_type", "authorization_code"), ("client_id", Fixtures.mobile), ("code", code),
                                       ("redirect_uri", redirect), ("code_verifier", Self.verifier)]).error
@@ -131,5 +134,34 @@ import Testing
         let code = try #require(response.first?.value)
         let body = try #require(redeem(code, verifier: plain).body)
         #expect(Fixtures.claims(body["id_token"]?.stringValue)["auth_time"] == .int(Fixtures.now))
+    }
+
+    @Test("hybrid code id_token needs the app's ID-token setting and carries c_hash of the code")
+    func hybrid() throws {
+        var pairs = base()
+        pairs[2] = ("response_type", "code id_token")
+        #expect(redirectedCode(check(pairs)) == 700054)
+        var config = Fixtures.configuration
+        config.tenants[0].apps[0].enableIDTokenIssuance = true
+        let provider = IdentityProvider(configuration: config, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
+        guard case .signIn(let v) = provider.checkAuthorization(AuthorizationRequest(tenant: Fixtures.contosoID,
+                                                                                   parameters: pairs.map { (name: $0.0, value: $0.1) })) else {
+            Issue.record("expected sign-in"); return
+        }
+        #expect(v.responseMode == .fragment)
+        let tenant = config.tenants[0]
+        let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+                                              context: Fixtures.context).get()
+        #expect(response.map(\.name) == ["code", "id_token", "client_info", "state", "session_state"])
+        let code = try #require(response.first?.value)
+        let claims = Fixtures.claims(response[1].value)
+        #expect(claims["nonce"] == "n-1")
+        #expect(claims["c_hash"] == .string(Base64URL.encode(Digest.sha256(Array(code.utf8)).prefix(16))))
+        var noOpenID = pairs.filter { $0.0 != "scope" }
+        noOpenID.append(("scope", "User.Read"))
+        guard case .redirectError = provider.checkAuthorization(AuthorizationRequest(tenant: Fixtures.contosoID,
+                                                                                   parameters: noOpenID.map { (name: $0.0, value: $0.1) })) else {
+            Issue.record("id_token without openid must fail"); return
+        }
     }
 }

@@ -12,6 +12,8 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ALICE, ALICE_OID, CONTOSO, MOBILE, WEB, WEB_SECRET
 
@@ -61,6 +63,7 @@ def redirect_port():
 
 def code_from(driver):
     # The redirect lands on the loopback catcher; the address bar holds the response parameters.
+    WebDriverWait(driver, 10).until(lambda d: urlparse(d.current_url).hostname == "localhost")
     query = parse_qs(urlparse(driver.current_url).query)
     return {k: v[0] for k, v in query.items()}
 
@@ -80,6 +83,7 @@ def test_sign_in_in_chromium_then_single_sign_on_and_prompt_none(server, redirec
         driver.find_element(By.ID, "username").send_keys(ALICE)
         driver.find_element(By.ID, "password").send_keys("wrong-password")
         driver.find_element(By.ID, "submit").click()
+        WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "error")))
         assert "incorrect" in driver.find_element(By.ID, "error").text
         shot(driver, "signin-error")
         driver.find_element(By.ID, "password").send_keys("alice-password")
@@ -111,7 +115,7 @@ def test_sign_in_in_chromium_then_single_sign_on_and_prompt_none(server, redirec
         driver.find_element(By.ID, "user_code").send_keys(device["user_code"])
         shot(driver, "devicecode")
         driver.find_element(By.ID, "next").click()
-        assert driver.find_element(By.ID, "decline")
+        WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "decline")))
 
         # Logout shows the signed-out page when no registered address is given.
         driver.get(server.url("/%s/oauth2/v2.0/logout" % CONTOSO))

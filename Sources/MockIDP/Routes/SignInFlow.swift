@@ -44,6 +44,15 @@ struct SignInFlow {
             if accounts.count == 1, let only = accounts.first { return consentPage(for: only.user) }
             return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: true)
         default:
+            if validated.client.headlessSignIn, let hint = validated.loginHint,
+               let entry = provider.pickableUsers(tenantSegment: validated.tenantSegment)
+                   .first(where: { $0.user.username.lowercased() == hint.lowercased() }) {
+                // The app's headlessSignIn setting: login_hint names the user, no page is shown (for CI).
+                let now = provider.clock.now()
+                let session = sessionID ?? provider.newSessionID()
+                provider.addToSession(session, user: entry.user, tenant: entry.tenant, authTime: now)
+                return complete(user: entry.user, tenant: entry.tenant, authTime: now, sessionID: session, setSession: true)
+            }
             if accounts.count == 1, let only = accounts.first {
                 return complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: sessionID)
             }
@@ -95,8 +104,14 @@ struct SignInFlow {
     /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
     func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false) -> HTTPResponse {
         let session = sessionID ?? provider.newSessionID()
-        let parameters = provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
-                                            sessionID: GUID.derived(from: "session:\(session)"))
+        let parameters: [(name: String, value: String)]
+        switch provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
+                                  sessionID: GUID.derived(from: "session:\(session)"), context: context) {
+        case .success(let p): parameters = p
+        case .failure(let error):
+            return handlers.deliver(handlers.errorParameters(error, state: validated.state, context: context),
+                                    to: validated.redirectURI, mode: validated.responseMode)
+        }
         var cookies: [HTTPCookie] = []
         if setSession || sessionID == nil {
             if sessionID == nil { provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }

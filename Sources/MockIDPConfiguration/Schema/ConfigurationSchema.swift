@@ -7,7 +7,8 @@ enum ConfigurationSchema {
     static let userKeys = ["username", "password", "name", "oid", "email", "groups", "roles", "claims", "requireMfa",
                            "homeTenant"]
     static let appKeys = ["clientId", "name", "type", "secret", "certificates", "redirectUris", "identifierUris",
-                          "scopes", "appRoles", "apiPermissions", "accessTokenVersion", "multiTenant"]
+                          "scopes", "appRoles", "apiPermissions", "accessTokenVersion", "multiTenant",
+                          "enableIdTokenIssuance", "enableAccessTokenIssuance", "headlessSignIn"]
 
     /// Token lifetimes: at least a minute (a code at least a second), at most ten years.
     static let lifetimeRange = 60...315_360_000

@@ -80,6 +80,9 @@ public enum ConfigurationWriter {
         }
         if let version = app.accessTokenVersion { out.line(fields + "accessTokenVersion: \(version)") }
         out.line(fields + "multiTenant: \(app.multiTenant)")
+        if app.enableIDTokenIssuance { out.line(fields + "enableIdTokenIssuance: true") }
+        if app.enableAccessTokenIssuance { out.line(fields + "enableAccessTokenIssuance: true") }
+        if app.headlessSignIn { out.line(fields + "headlessSignIn: true") }
     }
 }
 

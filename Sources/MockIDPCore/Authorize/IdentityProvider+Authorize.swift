@@ -48,10 +48,9 @@ extension IdentityProvider {
         guard types.isSubset(of: ["code", "id_token", "token"]), !types.isEmpty, types != ["token", "code"] else {
             return fail(.unsupportedResponseType(typesText))
         }
-        if types.contains("id_token") || types.contains("token") {
-            // Implicit and hybrid flows need the app to allow them (issue 3 adds the setting).
-            return fail(.responseTypeNotEnabled(typesText))
-        }
+        // Entra: implicit and hybrid flows need the app's "ID tokens" / "Access tokens" settings.
+        if types.contains("id_token"), !client.enableIDTokenIssuance { return fail(.responseTypeNotEnabled("id_token")) }
+        if types.contains("token"), !client.enableAccessTokenIssuance { return fail(.responseTypeNotEnabled("token")) }
         if let requestedMode, ResponseMode(rawValue: requestedMode) == nil { return fail(.unsupportedResponseMode(requestedMode)) }
         if fallbackMode == .query, types != ["code"] { return fail(.unsupportedResponseMode("query")) }
 
@@ -62,7 +61,12 @@ extension IdentityProvider {
             do { _ = try ScopeRequest(scope, tenant: scopeTenant, directory: directory,
                                       graphResource: Cloud.named(scopeTenant.cloud).graphResource) } catch { return fail(error) }
         }
-        if types.contains("id_token"), value("nonce") == nil { return fail(.missingParameter("nonce")) }
+        if types.contains("id_token") {
+            guard value("nonce") != nil else { return fail(.missingParameter("nonce")) }
+            guard scope.split(separator: " ").contains("openid") else {
+                return fail(.invalidParameter("scope", "must include openid when response_type includes id_token"))
+            }
+        }
 
         let prompt = value("prompt")
         if let prompt, !["login", "none", "consent", "select_account", "create"].contains(prompt) {
@@ -95,13 +99,15 @@ extension IdentityProvider {
             includeClientInfo: value("client_info") == "1"))
     }
 
-    /// The user signed in (by the page or the browser session): issues the code and returns the parameters of the
-    /// response, in Entra's order (`code`, `client_info`, `state`, `session_state`).
-    public func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int,
-                          sessionID: String) -> [(name: String, value: String)] {
+    /// The user signed in (by the page or the browser session): issues what `response_type` asked for and returns
+    /// the parameters of the response in Entra's order (`code`, `access_token`…, `id_token`, `client_info`, `state`,
+    /// `session_state`). Hybrid ID tokens carry `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
+    public func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
+                          context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
         var response: [(name: String, value: String)] = []
+        var code: String?
         if request.responseTypes.contains("code") {
-            let code = "1.A" + Base64URL.encode(random.bytes(48))
+            let issued = "1.A" + Base64URL.encode(random.bytes(48))
             let record = AuthorizationCode(
                 clientID: request.client.clientID, redirectURI: request.redirectURI, tenantID: tenant.id,
                 userObjectID: user.objectID, username: user.username, scope: request.scope, nonce: request.nonce,
@@ -109,13 +115,46 @@ extension IdentityProvider {
                 authTime: authTime, maxAgeRequested: request.maxAge != nil,
                 expiresAt: clock.now() + configuration.tokens.codeLifetime)
             let now = clock.now()
-            state.withLock { $0.authorizationCodes.insert(code, record, now: now) }
-            response.append(("code", code))
+            state.withLock { $0.authorizationCodes.insert(issued, record, now: now) }
+            response.append(("code", issued))
+            code = issued
+        }
+        if request.responseTypes.contains("token") || request.responseTypes.contains("id_token") {
+            do throws(OAuthError) {
+                let scopes = try ScopeRequest(request.scope, tenant: tenant, directory: directory,
+                                              graphResource: cloud(for: context, tenant: tenant).graphResource)
+                var grant = Grant(client: request.client, clientAuthentication: "0", scopes: scopes, applicationResource: nil,
+                                  applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
+                                  nonce: request.nonce, includeClientInfo: false)
+                if request.maxAge != nil { grant.authTime = authTime }
+                let factory = tokenFactory(context, tenant: tenant)
+                var accessToken: String?
+                if request.responseTypes.contains("token") {
+                    let token = try factory.userAccessToken(grant, user: user, tenant: tenant)
+                    accessToken = token
+                    response += [("access_token", token), ("token_type", "Bearer"),
+                                 ("expires_in", String(configuration.tokens.lifetime)), ("scope", request.scope)]
+                }
+                if request.responseTypes.contains("id_token") {
+                    var extra = JSONObject()
+                    if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
+                    if let accessToken { extra["at_hash"] = .string(Self.halfHash(accessToken)) }
+                    let version = 2
+                    response.append(("id_token", try factory.idToken(grant, user: user, tenant: tenant, version: version, extra: extra)))
+                }
+            } catch {
+                return .failure(error)
+            }
         }
         if request.includeClientInfo { response.append(("client_info", TokenFactory.clientInfo(user: user, tenant: tenant))) }
         if let state = request.state { response.append(("state", state)) }
         response.append(("session_state", sessionID))
-        return response
+        return .success(response)
+    }
+
+    /// `c_hash` / `at_hash`: base64url of the left half of SHA-256 of the value's ASCII bytes.
+    static func halfHash(_ value: String) -> String {
+        Base64URL.encode(Digest.sha256(Array(value.utf8)).prefix(16))
     }
 
     /// The app an authorize request names: registered in the path's tenant (or multi-tenant elsewhere); for

@@ -19,6 +19,13 @@ public struct Application: Sendable, Equatable {
     /// `accessTokenAcceptedVersion` means version 1 tokens.
     public var accessTokenVersion: Int?
     public var multiTenant: Bool
+    /// Entra's "ID tokens" implicit-grant setting: `response_type` may include `id_token`.
+    public var enableIDTokenIssuance: Bool = false
+    /// Entra's "Access tokens" implicit-grant setting: `response_type` may include `token`.
+    public var enableAccessTokenIssuance: Bool = false
+    /// For CI: an authorize request whose `login_hint` names a user of the tenant signs that user in with no page
+    /// (unless `prompt=login`, `select_account` or `consent`).
+    public var headlessSignIn: Bool = false
 
     public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,
                 certificates: [ClientCertificate] = [], redirectURIs: [String] = [], identifierURIs: [String] = [],

@@ -83,7 +83,7 @@ struct TokenFactory {
 
     // MARK: ID token
 
-    func idToken(_ grant: Grant, user: User, tenant: Tenant, version: Int) throws(OAuthError) -> String {
+    func idToken(_ grant: Grant, user: User, tenant: Tenant, version: Int, extra: JSONObject = [:]) throws(OAuthError) -> String {
         let scopes = grant.scopes?.openIDScopes ?? []
         var c = header(audience: grant.client.clientID, tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
         if let authTime = grant.authTime { c["auth_time"] = .int(authTime) }
@@ -92,6 +92,7 @@ struct TokenFactory {
         }
         c["aio"] = .string(opaque(48))
         if let nonce = grant.nonce { c["nonce"] = .string(nonce) }
+        c.merge(extra)
         if let home = user.homeTenantID { c["idp"] = .string("https://\(cloud.v1IssuerHost)/\(home)/") }
         if version == 2 {
             if scopes.contains("email"), let email = user.email { c["email"] = .string(email) }

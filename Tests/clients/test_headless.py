@@ -1,0 +1,66 @@
+"""The headlessSignIn setting and the implicit flow, with config/examples/headless-ci.yaml merged over the default."""
+import base64
+import hashlib
+import os
+from urllib.parse import parse_qs, urlparse
+
+import jwt
+import pytest
+import requests
+
+from conftest import ALICE, ALICE_OID, CONTOSO, start_server, stop_server
+
+CI_APP = "8a7b6c5d-4e3f-4a1b-9c2d-3e4f5a6b7c8d"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture(scope="module")
+def ci_server():
+    s = start_server(extra_args=["--config", os.path.join(ROOT, "config/default.yaml"),
+                                 "--config", os.path.join(ROOT, "config/examples/headless-ci.yaml")])
+    yield s
+    assert stop_server(s) == 0
+
+
+def session(server):
+    # REQUESTS_CA_BUNDLE (set for the shared server) would override verify=: this server has its own CA.
+    b = requests.Session()
+    b.trust_env = False
+    b.verify = server.ca
+    return b
+
+
+def authorize(server, **params):
+    r = session(server).get(server.url("/%s/oauth2/v2.0/authorize" % CONTOSO), allow_redirects=False,
+              params=dict({"client_id": CI_APP, "redirect_uri": "http://localhost:40000"}, **params))
+    return r
+
+
+def test_login_hint_signs_in_without_a_page(ci_server):
+    r = authorize(ci_server, response_type="code", scope="openid User.Read", login_hint=ALICE, state="x")
+    assert r.status_code == 302, r.text[:200]
+    query = parse_qs(urlparse(r.headers["Location"]).query)
+    assert query["state"] == ["x"] and query["code"]
+    token = session(ci_server).post(ci_server.url("/%s/oauth2/v2.0/token" % CONTOSO), data={
+        "grant_type": "authorization_code", "client_id": CI_APP, "code": query["code"][0],
+        "redirect_uri": "http://localhost:40000", "scope": "openid User.Read"}).json()
+    assert jwt.decode(token["id_token"], options={"verify_signature": False})["oid"] == ALICE_OID
+    # Without a hint, or with prompt=login, the page is shown as usual.
+    assert authorize(ci_server, response_type="code", scope="openid").status_code == 200
+    assert authorize(ci_server, response_type="code", scope="openid", login_hint=ALICE, prompt="login").status_code == 200
+
+
+def test_implicit_id_token_and_token_with_at_hash(ci_server):
+    r = authorize(ci_server, response_type="id_token token", scope="openid User.Read", login_hint=ALICE, nonce="n-42")
+    assert r.status_code == 302
+    fragment = parse_qs(urlparse(r.headers["Location"]).fragment)
+    assert fragment["token_type"] == ["Bearer"] and int(fragment["expires_in"][0]) > 300
+    claims = jwt.decode(fragment["id_token"][0], options={"verify_signature": False})
+    assert claims["nonce"] == "n-42"
+    digest = hashlib.sha256(fragment["access_token"][0].encode()).digest()[:16]
+    assert claims["at_hash"] == base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    # The default apps have the implicit grant off: AADSTS700054 back to the redirect URI.
+    other = session(ci_server).get(ci_server.url("/%s/oauth2/v2.0/authorize" % CONTOSO), allow_redirects=False,
+                         params={"client_id": "3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c", "redirect_uri": "http://localhost",
+                                 "response_type": "id_token", "scope": "openid", "nonce": "n"})
+    assert "error=unsupported_response_type" in other.headers["Location"]
