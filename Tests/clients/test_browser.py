@@ -114,8 +114,17 @@ def test_sign_in_in_chromium_then_single_sign_on_and_prompt_none(server, redirec
         driver.get(device["verification_uri"])
         driver.find_element(By.ID, "user_code").send_keys(device["user_code"])
         shot(driver, "devicecode")
+        box = {}
+        poller = threading.Thread(target=lambda: box.update(result=app.acquire_token_by_device_flow(device)))
+        poller.start()
         driver.find_element(By.ID, "next").click()
         WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "decline")))
+        # Alice is signed in in this browser: pick her account.
+        driver.find_element(By.ID, "account-0").click()
+        WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "message")))
+        assert "You have signed in" in driver.find_element(By.ID, "message").text
+        poller.join(timeout=60)
+        assert box["result"].get("id_token_claims", {}).get("oid") == ALICE_OID, box
 
         # Logout shows the signed-out page when no registered address is given.
         driver.get(server.url("/%s/oauth2/v2.0/logout" % CONTOSO))

@@ -64,3 +64,12 @@ def test_implicit_id_token_and_token_with_at_hash(ci_server):
                          params={"client_id": "3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c", "redirect_uri": "http://localhost",
                                  "response_type": "id_token", "scope": "openid", "nonce": "n"})
     assert "error=unsupported_response_type" in other.headers["Location"]
+
+
+def test_an_app_that_requires_pkce(ci_server):
+    r = session(ci_server).get(ci_server.url("/%s/oauth2/v2.0/authorize" % CONTOSO), allow_redirects=False,
+                               params={"client_id": "9c8d7e6f-5a4b-4c3d-8e2f-1a0b9c8d7e6f", "redirect_uri": "http://localhost",
+                                       "response_type": "code", "scope": "openid", "state": "s"})
+    assert r.status_code == 302
+    query = parse_qs(urlparse(r.headers["Location"]).query)
+    assert query["error"] == ["invalid_request"] and query["error_description"][0].startswith("AADSTS9002325")

@@ -207,12 +207,13 @@ struct ConfigurationDecoder {
             entry.app.accessTokenVersion = integer(node, at: fields.origin(of: "accessTokenVersion"), in: 1...2, reason: "must be 1 or 2")
         }
         if let node = fields.value("multiTenant") { entry.app.multiTenant = bool(node, at: fields.origin(of: "multiTenant")) ?? false }
-        for key in ["enableIdTokenIssuance", "enableAccessTokenIssuance", "headlessSignIn"] {
+        for key in ["enableIdTokenIssuance", "enableAccessTokenIssuance", "headlessSignIn", "requirePkce"] {
             guard let node = fields.value(key) else { continue }
             let value = bool(node, at: fields.origin(of: key)) ?? false
             switch key {
             case "enableIdTokenIssuance": entry.app.enableIDTokenIssuance = value
             case "enableAccessTokenIssuance": entry.app.enableAccessTokenIssuance = value
+            case "requirePkce": entry.app.requirePKCE = value
             default: entry.app.headlessSignIn = value
             }
         }

@@ -83,6 +83,7 @@ public enum ConfigurationWriter {
         if app.enableIDTokenIssuance { out.line(fields + "enableIdTokenIssuance: true") }
         if app.enableAccessTokenIssuance { out.line(fields + "enableAccessTokenIssuance: true") }
         if app.headlessSignIn { out.line(fields + "headlessSignIn: true") }
+        if app.requirePKCE { out.line(fields + "requirePkce: true") }
     }
 }
 

@@ -89,7 +89,7 @@ extension IdentityProvider {
         if let challenge, !(43...128).contains(challenge.utf8.count) || !challenge.utf8.allSatisfy(Self.isPKCECharacter) {
             return fail(.invalidParameter("code_challenge", "must be 43 to 128 characters of [A-Za-z0-9-._~]"))
         }
-        if client.type == .spa, challenge == nil { return fail(.pkceRequired()) }
+        if client.type == .spa || client.requirePKCE, challenge == nil, types.contains("code") { return fail(.pkceRequired()) }
 
         return .signIn(ValidatedAuthorization(
             tenant: authority.specificTenant, tenantSegment: request.tenant, client: client, redirectURI: redirectURI,

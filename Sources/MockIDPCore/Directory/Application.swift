@@ -26,6 +26,8 @@ public struct Application: Sendable, Equatable {
     /// For CI: an authorize request whose `login_hint` names a user of the tenant signs that user in with no page
     /// (unless `prompt=login`, `select_account` or `consent`).
     public var headlessSignIn: Bool = false
+    /// Authorize requests must carry a PKCE `code_challenge` (always so for `spa` apps).
+    public var requirePKCE: Bool = false
 
     public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,
                 certificates: [ClientCertificate] = [], redirectURIs: [String] = [], identifierURIs: [String] = [],
