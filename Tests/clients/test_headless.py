@@ -73,3 +73,21 @@ def test_an_app_that_requires_pkce(ci_server):
     assert r.status_code == 302
     query = parse_qs(urlparse(r.headers["Location"]).query)
     assert query["error"] == ["invalid_request"] and query["error_description"][0].startswith("AADSTS9002325")
+
+
+def test_code_redemption_errors_over_the_wire(ci_server):
+    verifier = "v" * 50
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    r = authorize(ci_server, response_type="code", scope="openid User.Read", login_hint=ALICE, max_age="600",
+                  code_challenge=challenge, code_challenge_method="S256")
+    code = parse_qs(urlparse(r.headers["Location"]).query)["code"][0]
+    token_url = ci_server.url("/%s/oauth2/v2.0/token" % CONTOSO)
+    form = {"grant_type": "authorization_code", "client_id": CI_APP, "code": code, "redirect_uri": "http://localhost:40000"}
+    wrong = session(ci_server).post(token_url, data=dict(form, code_verifier="w" * 50)).json()
+    assert wrong["error"] == "invalid_grant" and wrong["error_codes"] == [501481]
+    other_uri = session(ci_server).post(token_url, data=dict(form, redirect_uri="http://localhost:1", code_verifier=verifier)).json()
+    assert other_uri["error"] == "invalid_grant"
+    ok = session(ci_server).post(token_url, data=dict(form, code_verifier=verifier)).json()
+    assert "auth_time" in jwt.decode(ok["id_token"], options={"verify_signature": False})   # max_age was asked for
+    replay = session(ci_server).post(token_url, data=dict(form, code_verifier=verifier)).json()
+    assert replay["error"] == "invalid_grant" and replay["error_codes"] == [54005]
