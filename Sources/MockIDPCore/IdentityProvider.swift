@@ -9,8 +9,8 @@ public final class IdentityProvider: Sendable {
         var directory: Directory
         var keys: [SigningKey]
         var refreshTokens: RefreshTokenStore
-        var authorizationCodes = AuthorizationCodeStore()
-        var sessions = BrowserSessionStore()
+        var authorizationCodes = AuthorizationCodeStore(capacity: 100_000)
+        var sessions = BrowserSessionStore(capacity: 50_000)
         var deviceCodes = DeviceCodeStore()
         /// Bumped whenever what discovery and key sets say can change (configuration, keys).
         var generation: Int = 0
@@ -25,7 +25,7 @@ public final class IdentityProvider: Sendable {
     public init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
                 random: RandomSource = SystemRandom()) {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
-        state = Mutex(State(directory: Directory(configuration), keys: signingKeys, refreshTokens: RefreshTokenStore()))
+        state = Mutex(State(directory: Directory(configuration), keys: signingKeys, refreshTokens: RefreshTokenStore(capacity: 200_000)))
         self.clock = clock
         self.random = random
     }

@@ -21,7 +21,7 @@ extension EndpointHandlers {
                 return errorPage(.malformedRequest(error.description), context: context)
             }
         }
-        let page = Dictionary(parameters.filter { Self.pageFields.contains($0.name) }, uniquingKeysWith: { a, _ in a })
+        let submitted = Dictionary(parameters.filter { Self.pageFields.contains($0.name) }, uniquingKeysWith: { a, _ in a })
         let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
         switch provider.checkAuthorization(AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)) {
         case .errorPage(let error):
@@ -32,11 +32,11 @@ extension EndpointHandlers {
             let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
             let flow = SignInFlow(handlers: self, request: request, context: context, validated: validated,
                                   hidden: protocolParameters, cookies: cookies)
-            if let action = page["mockidp_action"] {
-                guard let token = page["mockidp_form_token"], let expected = cookies[Self.formCookie], token == expected else {
+            if let action = submitted["mockidp_action"] {
+                guard let token = submitted["mockidp_form_token"], let expected = cookies[Self.formCookie], token == expected else {
                     return errorPage(.formTokenMismatch(), context: context)
                 }
-                return flow.submit(action: action, fields: page)
+                return flow.submit(action: action, fields: submitted)
             }
             return flow.start()
         }

@@ -24,7 +24,7 @@ public struct MockIDPService: Service {
         var bytes = Array(out.utf8)
         bytes.withUnsafeMutableBytes { _ = write(1, $0.baseAddress, $0.count) }
         if let readyFile, let first = server.baseURLs.first {
-            try StateDirectory(path: ".").writeReadyFile(readyFile, contents: first + "\n")
+            try Self.writeReadyFile(readyFile, contents: first + "\n")
         }
         if let ca = server.caCertificatePath { logger.info("trust the CA at \(ca)") }
         // Returns when SIGINT or SIGTERM arrives (or the task is cancelled).
@@ -34,9 +34,9 @@ public struct MockIDPService: Service {
     }
 }
 
-extension StateDirectory {
-    /// Writes the ready file (any path) atomically.
-    func writeReadyFile(_ path: String, contents: String) throws(MockIDPError) {
+extension MockIDPService {
+    /// Writes the ready file atomically, so a waiting script never reads half a URL.
+    static func writeReadyFile(_ path: String, contents: String) throws(MockIDPError) {
         let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw MockIDPError("cannot write the ready file \(path): \(String(cString: strerror(errno)))") }
         let bytes = Array(contents.utf8)

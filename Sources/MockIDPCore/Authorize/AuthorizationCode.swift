@@ -15,27 +15,17 @@ struct AuthorizationCode: Sendable {
     var redeemed = false
 }
 
-/// Codes issued and not yet forgotten. Redeemed codes are kept (marked) until they expire, so a replay is
-/// told apart from a forged code (AADSTS54005 rather than 70000).
-struct AuthorizationCodeStore: Sendable {
-    private var codes: [String: AuthorizationCode] = [:]
-    /// Oldest codes are forgotten past this many.
-    static let capacity = 100_000
+extension AuthorizationCode: Expiring {}
 
-    mutating func insert(_ code: String, _ record: AuthorizationCode, now: Int) {
-        if codes.count >= Self.capacity { codes = codes.filter { $0.value.expiresAt > now } }
-        if codes.count >= Self.capacity { codes.removeAll() }
-        codes[code] = record
-    }
+/// Codes issued. Redeemed codes are kept (marked) until they expire, so a replay is told apart from a forged code
+/// (AADSTS54005 rather than 70000).
+typealias AuthorizationCodeStore = ExpiringStore<AuthorizationCode>
 
-    func lookup(_ code: String) -> AuthorizationCode? { codes[code] }
-
+extension ExpiringStore where Value == AuthorizationCode {
     /// Marks the code redeemed; false when it already was (a concurrent or repeated redemption).
     mutating func markRedeemed(_ code: String) -> Bool {
-        guard let record = codes[code], !record.redeemed else { return false }
-        codes[code]?.redeemed = true
+        guard let record = self[code], !record.redeemed else { return false }
+        self[code]?.redeemed = true
         return true
     }
-
-    mutating func removeAll() { codes = [:] }
 }

@@ -17,19 +17,17 @@ struct DeviceAuthorization: Sendable {
     var status: Status
 }
 
-/// Device codes by device code, with an index by user code; bounded.
+extension DeviceAuthorization: Expiring {}
+
+/// Device codes by device code, with an index by user code.
 struct DeviceCodeStore: Sendable {
-    private var byDeviceCode: [String: DeviceAuthorization] = [:]
+    private var byDeviceCode = ExpiringStore<DeviceAuthorization>(capacity: 20_000)
     private var byUserCode: [String: String] = [:]
-    static let capacity = 20_000
 
     mutating func insert(deviceCode: String, _ record: DeviceAuthorization, now: Int) {
-        if byDeviceCode.count >= Self.capacity {
-            byDeviceCode = byDeviceCode.filter { $0.value.expiresAt > now }
-            byUserCode = byUserCode.filter { byDeviceCode[$0.value] != nil }
-        }
-        if byDeviceCode.count >= Self.capacity { removeAll() }
-        byDeviceCode[deviceCode] = record
+        byDeviceCode.insert(deviceCode, record, now: now)
+        // When full, the store lets device codes go; drop their user codes too.
+        if byUserCode.count >= byDeviceCode.capacity { byUserCode = byUserCode.filter { byDeviceCode[$0.value] != nil } }
         byUserCode[record.userCode] = deviceCode
     }
 
@@ -41,7 +39,7 @@ struct DeviceCodeStore: Sendable {
     func deviceCode(forUserCode userCode: String) -> String? { byUserCode[userCode] }
 
     mutating func removeAll() {
-        byDeviceCode = [:]
+        byDeviceCode.removeAll()
         byUserCode = [:]
     }
 }

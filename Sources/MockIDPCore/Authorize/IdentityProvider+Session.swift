@@ -44,7 +44,7 @@ extension IdentityProvider {
     }
 
     /// Signs every account of the session out.
-    public func endSession(_ sessionID: String) { state.withLock { $0.sessions.remove(sessionID) } }
+    public func endSession(_ sessionID: String) { state.withLock { $0.sessions[sessionID] = nil } }
 
     /// Users the sign-in page offers to pick from: the tenant's, or every tenant's for common/organizations.
     public func pickableUsers(tenantSegment: String) -> [(user: User, tenant: Tenant)] {
