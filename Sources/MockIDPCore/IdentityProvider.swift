@@ -7,6 +7,8 @@ import Synchronization
 public final class IdentityProvider: Sendable {
     struct State: Sendable {
         var directory: Directory
+        /// The configuration as loaded: what `restoreLoadedConfiguration` goes back to.
+        var loadedConfiguration: IdentityProviderConfiguration
         var keys: [SigningKey]
         var refreshTokens: RefreshTokenStore
         var authorizationCodes = AuthorizationCodeStore(capacity: 100_000)
@@ -25,7 +27,7 @@ public final class IdentityProvider: Sendable {
     public init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
                 random: RandomSource = SystemRandom()) {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
-        state = Mutex(State(directory: Directory(configuration), keys: signingKeys, refreshTokens: RefreshTokenStore(capacity: 200_000)))
+        state = Mutex(State(directory: Directory(configuration), loadedConfiguration: configuration, keys: signingKeys, refreshTokens: RefreshTokenStore(capacity: 200_000)))
         self.clock = clock
         self.random = random
     }
@@ -37,6 +39,7 @@ public final class IdentityProvider: Sendable {
     public func replaceConfiguration(_ configuration: IdentityProviderConfiguration) {
         state.withLock {
             $0.directory = Directory(configuration)
+            $0.loadedConfiguration = configuration
             $0.generation += 1
         }
     }

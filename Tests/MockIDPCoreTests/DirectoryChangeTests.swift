@@ -1,0 +1,44 @@
+import MockIDPCore
+import Testing
+
+@Suite struct DirectoryChangeTests {
+    let provider = Fixtures.provider()
+
+    func password(_ username: String, _ password: String) -> Result<TokenResponse, OAuthError> {
+        Fixtures.token(provider, [("grant_type", "password"), ("client_id", Fixtures.mobile), ("username", username),
+                                  ("password", password), ("scope", "openid")])
+    }
+
+    @Test("a user added at run time signs in, and is gone after restoring the loaded configuration")
+    func addUserThenRestore() throws {
+        #expect(password("dave@contoso.onmicrosoft.com", "dave-password").error?.aadsts == 50034)
+        let dave = User(username: "dave@contoso.onmicrosoft.com", password: "dave-password",
+                        objectID: User.derivedObjectID(tenantID: Fixtures.contosoID, username: "dave@contoso.onmicrosoft.com"))
+        #expect(provider.upsertUser(dave, tenant: "contoso.onmicrosoft.com"))
+        #expect(password("dave@contoso.onmicrosoft.com", "dave-password").body?["access_token"] != nil)
+        provider.restoreLoadedConfiguration()
+        #expect(password("dave@contoso.onmicrosoft.com", "dave-password").error?.aadsts == 50034)
+    }
+
+    @Test("replacing a user by username changes the password; an unknown tenant changes nothing")
+    func replaceUser() throws {
+        var alice = try #require(provider.configuration.tenants.first?.users.first)
+        alice.password = "new-password"
+        #expect(provider.upsertUser(alice, tenant: Fixtures.contosoID.uppercased()))
+        #expect(password("ALICE@contoso.onmicrosoft.com", "alice-password").error?.aadsts == 50126)
+        #expect(password("alice@contoso.onmicrosoft.com", "new-password").body?["access_token"] != nil)
+        #expect(provider.configuration.tenants.first?.users.count == 2)
+        #expect(!provider.upsertUser(alice, tenant: "nowhere.onmicrosoft.com"))
+    }
+
+    @Test("an app added at run time can get tokens")
+    func addApp() throws {
+        let id = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+        let app = Application(clientID: id, type: .confidential, secret: "s",
+                              apiPermissions: [APIPermission(resource: "api://contoso-api", values: ["Reader"])])
+        #expect(provider.upsertApp(app, tenant: Fixtures.contosoID))
+        let result = Fixtures.token(provider, [("grant_type", "client_credentials"), ("client_id", id), ("client_secret", "s"),
+                                               ("scope", "api://contoso-api/.default")])
+        #expect(result.body?["access_token"] != nil)
+    }
+}
