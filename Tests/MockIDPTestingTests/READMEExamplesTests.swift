@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// The README's Swift examples are the files in `Examples/`, which `swift test` runs: a block marked
+/// `<!-- example: PATH -->` must be that file, byte for byte, and every example file must be in the README.
+@Suite struct READMEExamplesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Each `<!-- example: PATH -->` marker of `markdown` with the fenced block right after it.
+    static func markedBlocks(in markdown: String) -> [(path: String, code: String?)] {
+        var found: [(String, String?)] = []
+        let lines = markdown.components(separatedBy: "\n")
+        var i = 0
+        while i < lines.count {
+            let line = lines[i].trimmingCharacters(in: .whitespaces)
+            i += 1
+            guard line.hasPrefix("<!-- example: "), line.hasSuffix(" -->") else { continue }
+            let path = String(line.dropFirst("<!-- example: ".count).dropLast(" -->".count))
+            guard i < lines.count, lines[i].hasPrefix("```") else { found.append((path, nil)); continue }
+            var code: [String] = []
+            i += 1
+            while i < lines.count, lines[i] != "```" { code.append(lines[i]); i += 1 }
+            i += 1
+            found.append((path, code.joined(separator: "\n") + "\n"))
+        }
+        return found
+    }
+
+    @Test("every Swift example in the README is an example file the tests run, unchanged")
+    func readmeMatchesExamples() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = Self.markedBlocks(in: readme)
+        let folder = "Tests/MockIDPTestingTests/Examples"
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(folder).path)
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(files.count >= 2)
+        for file in files {
+            #expect(blocks.contains { $0.path == "\(folder)/\(file)" }, "README.md has no `<!-- example: \(folder)/\(file) -->` block")
+        }
+        for block in blocks {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(block.path), encoding: .utf8)
+            #expect(block.code != nil, "the marker for \(block.path) is not followed by a fenced block")
+            #expect(block.code == text, "README.md's copy of \(block.path) differs from the file: copy the file into the README")
+        }
+    }
+
+    @Test("the marker reader finds a block and notices a missing one")
+    func reader() {
+        let blocks = Self.markedBlocks(in: "x\n<!-- example: a.swift -->\n```swift\nlet a = 1\n\nlet b = 2\n```\n<!-- example: b.swift -->\ntext\n")
+        #expect(blocks.count == 2)
+        #expect(blocks[0].path == "a.swift" && blocks[0].code == "let a = 1\n\nlet b = 2\n")
+        #expect(blocks[1].path == "b.swift" && blocks[1].code == nil)
+    }
+}
