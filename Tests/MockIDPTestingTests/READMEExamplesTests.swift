@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The README's Swift examples are the files in `Examples/`, which `swift test` runs: a block marked
-/// `<!-- example: PATH -->` must be that file, byte for byte, and every example file must be in the README.
+/// The README's examples are files the tests run (`Examples/` by `swift test`, `docker/` by Tests/docker): a block
+/// marked `<!-- example: PATH -->` must be that file, byte for byte, and every such file must be in the README.
 @Suite struct READMEExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -26,7 +26,7 @@ import Testing
         return found
     }
 
-    @Test("every Swift example in the README is an example file the tests run, unchanged")
+    @Test("every example in the README is a file the tests run, unchanged")
     func readmeMatchesExamples() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let blocks = Self.markedBlocks(in: readme)
@@ -34,8 +34,10 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(folder).path)
             .filter { $0.hasSuffix(".swift") }.sorted()
         #expect(files.count >= 2)
-        for file in files {
-            #expect(blocks.contains { $0.path == "\(folder)/\(file)" }, "README.md has no `<!-- example: \(folder)/\(file) -->` block")
+        // The Docker examples, which Tests/docker runs in the Dockerfile's runtime stage.
+        let required = files.map { "\(folder)/\($0)" } + ["docker/compose.yaml", "docker/github-actions.yml"]
+        for path in required {
+            #expect(blocks.contains { $0.path == path }, "README.md has no `<!-- example: \(path) -->` block")
         }
         for block in blocks {
             let text = try String(contentsOf: Self.root.appendingPathComponent(block.path), encoding: .utf8)

@@ -29,6 +29,7 @@ from pathlib import Path
 import jwt
 import pytest
 import requests
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "docker" / "Dockerfile"
@@ -296,11 +297,12 @@ def container():
 class Server:
     """The stage's ENTRYPOINT + CMD (plus `extra` flags) running in the root."""
 
-    def __init__(self, container, extra=(), env=None, network_namespace=False):
+    def __init__(self, container, command=None, extra=(), env=None, network_namespace=False):
         self.container = container
         self.ready = container.root / "tmp" / "mockidp-ready"
         self.ready.unlink(missing_ok=True)
-        argv = container.runtime.entrypoint + container.runtime.cmd + list(extra) + ["--ready-file", "/tmp/mockidp-ready"]
+        # `command` replaces the stage's CMD, as `docker run IMAGE ARGS` and compose's `command:` do.
+        argv = container.runtime.entrypoint + (command or container.runtime.cmd) + list(extra) + ["--ready-file", "/tmp/mockidp-ready"]
         command = container.command(argv, env=env)
         if network_namespace:
             # A network of its own (only loopback), as a container has: the stage's port cannot collide with the
@@ -376,72 +378,77 @@ def test_the_release_binary_serves_a_token_in_the_runtime_root(container):
     assert health.returncode != 0, "HEALTHCHECK passed with no server running"
 
 
-def compose_services(text):
-    """Each service of docker/compose.yaml with its `command` (a one-line JSON list) and `volumes` (source, target)."""
-    services, name, in_volumes = {}, None, False
-    for line in text.splitlines():
-        service = re.fullmatch(r"  (\w[\w-]*):\s*", line)
-        if service:
-            name = service.group(1)
-            services[name] = {"command": None, "volumes": []}
-            in_volumes = False
-            continue
-        if not line.startswith("    ") or name is None:
-            name = None if line and not line.startswith(" ") else name
-            continue
-        command = re.fullmatch(r"    command:\s*(\[.*\])\s*", line)
-        if command:
-            services[name]["command"] = json.loads(command.group(1))
-        in_volumes = line.strip() == "volumes:" or (in_volumes and line.startswith("      - "))
-        mount = re.fullmatch(r"      - ([\w-]+):(/[^:]*)(:ro)?\s*", line)
-        if in_volumes and mount:
-            services[name]["volumes"].append((mount.group(1), mount.group(2)))
-    return services
+def in_network(container, server, argv, ids=None, env=None):
+    """argv in the server's network namespace: inside the root (as the stage's user, or `ids` with a clean
+    environment), or on this machine when `ids` is "host"."""
+    inner = argv if ids == "host" else container.command(argv, ids=ids, env=env, stage_env=ids is None)
+    return subprocess.run(["nsenter", f"--net=/proc/{server.process.pid}/ns/net"] + inner,
+                          capture_output=True, text=True, timeout=30, env=env if ids == "host" else None)
+
+
+def verify(token, container, server, public, ca, ids):
+    """PyJWT verifies `token` with the key set the discovery document of `public` names, fetched in the network."""
+    def get(url):
+        reply = in_network(container, server, ["curl", "-fsS", "--cacert", ca, url], ids=ids)
+        assert reply.returncode == 0, reply.stderr
+        return json.loads(reply.stdout)
+    document = get(f"{public}/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration")
+    assert document["issuer"] == f"{public}/{CONTOSO}/v2.0"
+    keys = {k["kid"]: jwt.PyJWK(k) for k in get(document["jwks_uri"])["keys"]}
+    return jwt.decode(token, keys[jwt.get_unverified_header(token)["kid"]].key, algorithms=["RS256"],
+                      audience=API, issuer=document["issuer"])
 
 
 def test_the_compose_example_gets_a_verified_token_through_the_service_name(container):
     """docker/compose.yaml's two commands, in a network namespace of their own: the server with the compose
     command (its --public-url and port 8443), the app's curl command as another user, the service name
     resolving to the server, the CA read from the shared volume."""
-    services = compose_services((ROOT / "docker" / "compose.yaml").read_text())
+    services = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())["services"]
     server_command, app_command = services["mockidp"]["command"], services["app"]["command"]
     public = server_command[server_command.index("--public-url") + 1]
     host = re.match(r"https://([^:/]+)", public).group(1)
-    (state_volume, state_target), = services["mockidp"]["volumes"]
+    state_volume, state_target = services["mockidp"]["volumes"][0].split(":")[:2]
     assert state_target == container.runtime.env["MOCKIDP_STATE_DIR"]
-    app_mount = next(target for source, target in services["app"]["volumes"] if source == state_volume)
+    app_mount = next(v.split(":")[1] for v in services["app"]["volumes"] if v.split(":")[0] == state_volume)
+    assert services["app"]["depends_on"]["mockidp"]["condition"] == "service_healthy"
     # The compose network, by hand: the service name in the root's hosts file, the volume where the app mounts it.
     with open(container.root / "etc" / "hosts", "a") as hosts:
         hosts.write(f"127.0.0.1 {host}\n")
     (container.root / app_mount.lstrip("/")).symlink_to(state_target)
 
-    saved = container.runtime.cmd
-    container.runtime.cmd = server_command
+    server = Server(container, command=server_command, network_namespace=True)
     try:
-        server = Server(container, network_namespace=True)
-    finally:
-        container.runtime.cmd = saved
-    try:
-        def in_network(argv, ids=None):
-            inner = container.command(argv, ids=ids, stage_env=ids is None)
-            return subprocess.run(["nsenter", f"--net=/proc/{server.process.pid}/ns/net"] + inner,
-                                  capture_output=True, text=True, timeout=30)
-
-        health = in_network(["/bin/sh", "-c", container.runtime.healthcheck])
+        health = in_network(container, server, ["/bin/sh", "-c", container.runtime.healthcheck])
         assert health.returncode == 0, f"HEALTHCHECK failed:\n{health.stdout}{health.stderr}"
         # The app container runs as an ordinary user, not the server's.
-        app = in_network(app_command, ids="100:101")
+        app = in_network(container, server, app_command, ids="100:101")
         assert app.returncode == 0, f"the compose app's command failed:\n{app.stderr}"
-        token = json.loads(app.stdout)["access_token"]
-        discovery = in_network(["curl", "-fsS", "--cacert", f"{app_mount}/ca.pem",
-                                f"{public}/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration"], ids="100:101")
-        assert discovery.returncode == 0, discovery.stderr
-        document = json.loads(discovery.stdout)
-        assert document["issuer"] == f"{public}/{CONTOSO}/v2.0"
-        keys = in_network(["curl", "-fsS", "--cacert", f"{app_mount}/ca.pem", document["jwks_uri"]], ids="100:101")
-        key_set = {k["kid"]: jwt.PyJWK(k) for k in json.loads(keys.stdout)["keys"]}
-        claims = jwt.decode(token, key_set[jwt.get_unverified_header(token)["kid"]].key, algorithms=["RS256"],
-                            audience=API, issuer=document["issuer"])
+        claims = verify(json.loads(app.stdout)["access_token"], container, server, public, f"{app_mount}/ca.pem", "100:101")
         assert claims["roles"] == ["Reader", "Writer"]
+    finally:
+        assert server.stop() == 0
+
+
+def test_the_ci_service_container_example_serves_its_steps(container, tmp_path):
+    """docker/github-actions.yml: the service as Actions starts it (the image's CMD, the service's env, its port),
+    then the job's `docker cp` of the CA and its token step, run on this machine in the service's network."""
+    job = yaml.safe_load((ROOT / "docker" / "github-actions.yml").read_text())["jobs"]["test"]
+    service = job["services"]["mockidp"]
+    assert "command" not in service, "Actions service containers take no command"
+    published = [p.split(":") for p in service["ports"]]
+    assert [container.runtime.expose, container.runtime.expose] in published
+    server = Server(container, env=service.get("env"), network_namespace=True)
+    try:
+        steps = [step["run"] for step in job["steps"] if "run" in step]
+        copy = re.fullmatch(r'docker cp "\$\{\{ job\.services\.mockidp\.id \}\}:([^"]+)" "\$RUNNER_TEMP/([^"]+)"', steps[0].strip())
+        assert copy, f"the first step must copy the CA out of the service: {steps[0]}"
+        shutil.copy(container.root / copy.group(1).lstrip("/"), tmp_path / copy.group(2))
+        result = in_network(container, server, ["bash", "-euo", "pipefail", "-c", steps[1]], ids="host",
+                            env={"PATH": os.environ["PATH"], "RUNNER_TEMP": str(tmp_path)})
+        assert result.returncode == 0, f"the token step failed:\n{result.stderr}"
+        token = json.loads((tmp_path / "token.json").read_text())["access_token"]
+        port = container.runtime.expose
+        claims = verify(token, container, server, f"https://localhost:{port}", str(tmp_path / copy.group(2)), "host")
+        assert claims["appid" if "appid" in claims else "azp"] == DAEMON
     finally:
         assert server.stop() == 0
