@@ -21,13 +21,19 @@ public struct Fault: Sendable {
     public var retryAfter: Int?
     /// `delayMs`: answer after this many milliseconds.
     public var delayMilliseconds: Int?
-    /// Further members (filters such as `clientId`), sent as given.
+    /// `clientId`: only requests of this client match.
+    public var clientID: String?
+    /// `tenant`: only requests to this tenant (GUID or domain) match.
+    public var tenant: String?
+    /// `grantType`: only token requests of this grant match.
+    public var grantType: String?
+    /// Further members (`message`, …), sent as given.
     public var extra: JSONObject
 
     /// A fault with the given fields.
     public init(endpoint: String = "token", count: Int = 1, status: Int? = nil, error: String? = nil, aadsts: Int? = nil,
                 suberror: String? = nil, claims: String? = nil, retryAfter: Int? = nil, delayMilliseconds: Int? = nil,
-                extra: JSONObject = [:]) {
+                clientID: String? = nil, tenant: String? = nil, grantType: String? = nil, extra: JSONObject = [:]) {
         self.endpoint = endpoint
         self.count = count
         self.status = status
@@ -37,6 +43,9 @@ public struct Fault: Sendable {
         self.claims = claims
         self.retryAfter = retryAfter
         self.delayMilliseconds = delayMilliseconds
+        self.clientID = clientID
+        self.tenant = tenant
+        self.grantType = grantType
         self.extra = extra
     }
 
@@ -50,6 +59,9 @@ public struct Fault: Sendable {
         o.set("claims", claims)
         o.set("retryAfter", retryAfter)
         o.set("delayMs", delayMilliseconds)
+        o.set("clientId", clientID)
+        o.set("tenant", tenant)
+        o.set("grantType", grantType)
         o.merge(extra)
         return .object(o)
     }

@@ -33,6 +33,12 @@ extension MockIdentityProvider {
         try await control("POST", "faults", body: fault.json)
     }
 
+    /// The faults still waiting to match: `GET /_mockidp/faults` (`{"faults": [...]}`).
+    public func pendingFaults() async throws -> [JSONValue] {
+        let answer = try await control("GET", "faults", body: nil, expect: 200)
+        return answer["faults"]?.arrayValue ?? []
+    }
+
     /// A new signing key signs from now on; the old one stays in the key set: `POST /_mockidp/keys/rotate`.
     @discardableResult
     public func rotateKeys() async throws -> JSONValue { try await control("POST", "keys/rotate", body: [:]) }

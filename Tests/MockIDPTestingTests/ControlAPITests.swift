@@ -55,6 +55,10 @@ import Testing
             #expect(error?.suberror == "basic_action")
             #expect(error?.claims == challenge)
             _ = try await daemonToken(idp)
+            // Filters: a fault for another client leaves the daemon alone and keeps waiting.
+            try await idp.injectFault(Fault(endpoint: "token", status: 503, retryAfter: 2, clientID: Self.mobile))
+            _ = try await daemonToken(idp)
+            #expect(try await idp.pendingFaults().count == 1)
         }
     }
 
