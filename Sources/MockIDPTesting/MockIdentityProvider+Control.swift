@@ -29,7 +29,7 @@ extension MockIdentityProvider {
 
     /// Makes the next matching requests fail (or wait): `POST /_mockidp/faults`.
     @discardableResult
-    public func injectFault(_ fault: Fault) async throws -> JSONValue {
+    public func injectFault(_ fault: MockFault) async throws -> JSONValue {
         try await control("POST", "faults", body: fault.json)
     }
 

@@ -48,7 +48,7 @@ import Testing
     func fault() async throws {
         try await withMockIdentityProvider { idp in
             let challenge = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
-            try await idp.injectFault(Fault(endpoint: "token", status: 400, error: "invalid_grant", aadsts: 50076,
+            try await idp.injectFault(MockFault(endpoint: "token", status: 400, error: "invalid_grant", aadsts: 50076,
                                             suberror: "basic_action", claims: challenge))
             let error = await #expect(throws: TokenRequestError.self) { try await daemonToken(idp) }
             #expect(error?.errorCodes == [50076])
@@ -56,7 +56,7 @@ import Testing
             #expect(error?.claims == challenge)
             _ = try await daemonToken(idp)
             // Filters: a fault for another client leaves the daemon alone and keeps waiting.
-            try await idp.injectFault(Fault(endpoint: "token", status: 503, retryAfter: 2, clientID: Self.mobile))
+            try await idp.injectFault(MockFault(endpoint: "token", status: 503, retryAfter: 2, clientID: Self.mobile))
             _ = try await daemonToken(idp)
             #expect(try await idp.pendingFaults().count == 1)
         }

@@ -2,10 +2,10 @@ import MockIDPJOSE
 
 /// A fault for `MockIdentityProvider.injectFault(_:)`: the next `count` matching requests fail as described
 /// (or are only delayed). The body of `POST /_mockidp/faults`.
-public struct Fault: Sendable {
+public struct MockFault: Sendable {
     /// `endpoint`: which endpoint fails (`token`, `authorize`, `devicecode`, `discovery`, `keys`, …).
     public var endpoint: String
-    /// `count`: how many matching requests fail.
+    /// `count`: how many matching requests fail (0: every one until `reset()`).
     public var count: Int
     /// `status`: the HTTP status (400 unless told; 429 and 5xx work too).
     public var status: Int?
