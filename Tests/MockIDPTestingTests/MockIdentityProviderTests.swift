@@ -151,6 +151,31 @@ import Testing
         }
     }
 
+    @Test("a client that uses a sovereign cloud's real host name reaches the provider with TLS verified")
+    func cloudHost() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sovereign = root.appendingPathComponent("config/examples/sovereign.yaml").path
+        try await withMockIdentityProvider(configuration: .files([sovereign]), tls: true) { idp in
+            let authority = idp.authority(tenant: "contosogov.onmicrosoft.us", cloud: .usgov)
+            #expect(authority == "https://login.microsoftonline.us/contosogov.onmicrosoft.us")
+            // As a client would with an /etc/hosts line; on port 443 the URL carries no port at all.
+            let host = "login.microsoftonline.us"
+            let url = authority.replacingOccurrences(of: host, with: "\(host):\(idp.port)") + "/v2.0/.well-known/openid-configuration"
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.arguments = ["curl", "-fsS", "--cacert", try #require(idp.caCertificatePath), "--resolve", "\(host):\(idp.port):127.0.0.1", url]
+            let out = Pipe()
+            curl.standardOutput = out
+            try curl.run()
+            let body = out.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            #expect(curl.terminationStatus == 0)
+            let document = try JSONValue.parse(Array(body))
+            #expect(document["issuer"] == .string("https://\(host):\(idp.port)/4712c55e-5996-4a23-b912-9014db0ff64d/v2.0"))
+            #expect(document["cloud_instance_name"] == "microsoftonline.us")
+        }
+    }
+
     @Test("a token signed by a key the server does not publish is refused by verifiedClaims")
     func verification() async throws {
         let other = try await withMockIdentityProvider { idp in
