@@ -21,7 +21,7 @@ extension IdentityProvider {
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = state.withLock({ $0.refreshTokens[token] }) else { throw .invalidRefreshToken() }
+        guard let record = state.withLock({ $0.refreshTokens[token] }), record.policy == nil else { throw .invalidRefreshToken() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
