@@ -248,6 +248,11 @@ import Testing
             #expect(page.status == 400 && page.text.contains("AADB2C90022"))
             let logout = try await PageClient().send("GET", "\(idp.baseURL)/\(Self.domain)/B2C_1_nope/oauth2/v2.0/logout")
             #expect(logout.status == 400 && logout.text.contains("AADB2C90022"))
+            // B2C has no tenant-wide v1 documents and no device code flow.
+            let v1 = try await HTTP.get("\(idp.baseURL)/\(Self.domain)/.well-known/openid-configuration")
+            #expect(v1.status == 404 && Self.b2cCode(v1) == "AADB2C90022")
+            let device = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/oauth2/v2.0/devicecode", [("client_id", Self.mobile), ("scope", "openid")])
+            #expect(device.status == 400 && Self.b2cCode(device) == "AADB2C90022")
             // A policy on a tenant that is not B2C.
             let entra = try await HTTP.get("\(idp.baseURL)/common/\(Self.susi)/v2.0/.well-known/openid-configuration")
             #expect(entra.status == 400 && entra.json["error_codes"] == [90002])
@@ -330,6 +335,19 @@ import Testing
             // An Entra tenant's code is not taken by a B2C policy, nor the reverse.
             let noParameter = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/token", [("client_id", Self.mobile)])
             #expect(Self.b2cCode(noParameter) == "AADB2C90083")
+        }
+    }
+
+    @Test("an app with headlessSignIn gets the login_hint user's code without a page")
+    func headlessSignIn() async throws {
+        try await Self.withB2C { idp in
+            let provider = idp.server.provider
+            var app = try #require(provider.configuration.tenants.first?.apps.first { $0.clientID == Self.mobile })
+            app.headlessSignIn = true
+            provider.upsertApp(app, tenant: Self.tenantID)
+            let r = try await PageClient().send("GET", Self.authorizeURL(idp, extra: [("login_hint", "frank@example.com")]))
+            let code = try #require(Self.query(r.header("Location"))["code"], "\(r.status) \(r.text.prefix(200))")
+            #expect(Self.claims(try await Self.redeem(idp, code: code).json["id_token"]?.stringValue)["oid"] == .string(Self.frankOID))
         }
     }
 

@@ -34,6 +34,11 @@ struct B2CSignInFlow {
             case "login":
                 return signInPage(username: validated.loginHint, error: nil)
             default:
+                if validated.client.headlessSignIn, let hint = validated.loginHint,
+                   let user = authority.tenant.users.first(where: { $0.username.lowercased() == hint.lowercased() }) {
+                    // The app's headlessSignIn setting: login_hint names the user, no page is shown (for CI).
+                    return signInAndComplete(user, newUser: false)
+                }
                 if accounts.count == 1, let only = accounts.first {
                     return base.complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: base.sessionID)
                 }

@@ -38,7 +38,7 @@ struct Routes: Sendable {
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     let tenant = params["tenant"] ?? ""
-                    if version == .v2, let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant,
+                    if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant,
                                                                policy: request.queryValue("p"), form: .query) {
                         return b2c
                     }
