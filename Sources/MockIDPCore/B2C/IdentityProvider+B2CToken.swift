@@ -88,17 +88,11 @@ extension IdentityProvider {
         if grant.scopes.wantsIDToken { body["id_token_expires_in"] = .int(lifetime) }
         body["scope"] = .string(grant.scopes.requested.joined(separator: " "))
         if grant.scopes.wantsRefreshToken {
-            let refreshLifetime = configuration.tokens.refreshLifetime
-            let token = "1.B" + Base64URL.encode(random.bytes(48))
-            let record = RefreshGrant(tenantID: grant.authority.tenant.id, clientID: grant.client.clientID,
-                                      userObjectID: user.objectID, username: user.username,
-                                      scope: grant.scopes.requested.joined(separator: " "),
-                                      clientAuthentication: clientAuthentication, issuedAt: grant.issuedAt,
-                                      expiresAt: grant.issuedAt + refreshLifetime, policy: grant.authority.policy.name)
-            let now = clock.now()
-            state.withLock { $0.refreshTokens.insert(token, record, now: now) }
-            body["refresh_token"] = .string(token)
-            body["refresh_token_expires_in"] = .int(refreshLifetime)
+            body["refresh_token"] = .string(storeRefreshToken(
+                tenant: grant.authority.tenant, clientID: grant.client.clientID, user: user,
+                scope: grant.scopes.requested.joined(separator: " "), clientAuthentication: clientAuthentication,
+                issuedAt: grant.issuedAt, policy: grant.authority.policy.name))
+            body["refresh_token_expires_in"] = .int(configuration.tokens.refreshLifetime)
         }
         if grant.includeClientInfo {
             body["client_info"] = .string(TokenFactory.b2cClientInfo(user: user, authority: grant.authority))
