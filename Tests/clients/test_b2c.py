@@ -81,6 +81,14 @@ def response_from(driver):
     return {k: v[0] for k, v in parse_qs(urlparse(driver.current_url).query).items()}
 
 
+def element(driver, element_id):
+    """The element, once the page that has it has loaded (a click that posts a form returns before that)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
+
+
 def verified(server, token, policy, audience):
     """PyJWT checks the signature with the policy's published keys, and the B2C issuer."""
     jwks = requests.get(server.url("/%s/%s/discovery/v2.0/keys" % (DOMAIN, policy)), verify=server.ca).json()
@@ -109,7 +117,7 @@ def test_msal_python_on_a_tfp_authority_signs_in_through_the_page_in_chromium(b2
         driver.find_element(By.ID, "signInName").send_keys(FRANK)
         driver.find_element(By.ID, "password").send_keys("not-the-password")
         driver.find_element(By.ID, "next").click()
-        assert driver.find_element(By.ID, "error").text == "Your password is incorrect."
+        assert element(driver, "error").text == "Your password is incorrect."
         driver.find_element(By.ID, "password").send_keys(FRANK_PASSWORD)
         driver.find_element(By.ID, "next").click()
         response = response_from(driver)
@@ -146,13 +154,13 @@ def test_sign_up_in_chromium_creates_a_user_whose_first_token_says_new_user(b2c,
     try:
         driver.get(flow["auth_uri"])
         driver.find_element(By.ID, "createAccount").click()
+        element(driver, "email").send_keys("heidi@example.com")
         shot(driver, "b2c-signup")
-        driver.find_element(By.ID, "email").send_keys("heidi@example.com")
         driver.find_element(By.ID, "newPassword").send_keys("short")
         driver.find_element(By.ID, "reenterPassword").send_keys("short")
         driver.find_element(By.ID, "displayName").send_keys("Heidi Hahn")
         driver.find_element(By.ID, "continue").click()
-        assert "between 8 and 64 characters" in driver.find_element(By.ID, "error").text
+        assert "between 8 and 64 characters" in element(driver, "error").text
         for field in ("newPassword", "reenterPassword"):
             driver.find_element(By.ID, field).send_keys("Heidi-Passw0rd")
         driver.find_element(By.ID, "continue").click()
@@ -194,8 +202,8 @@ def test_password_reset_round_trip_in_chromium(b2c, loopback):
         reset = msal_app(b2c, RESET)
         reset_flow = reset.initiate_auth_code_flow([], redirect_uri=loopback)
         driver.get(reset_flow["auth_uri"])
+        element(driver, "email").send_keys(GRACE)
         shot(driver, "b2c-reset")
-        driver.find_element(By.ID, "email").send_keys(GRACE)
         driver.find_element(By.ID, "newPassword").send_keys("Grace-N3w-pass")
         driver.find_element(By.ID, "reenterPassword").send_keys("Grace-N3w-pass")
         driver.find_element(By.ID, "continue").click()
@@ -212,7 +220,7 @@ def test_password_reset_round_trip_in_chromium(b2c, loopback):
         fresh.find_element(By.ID, "signInName").send_keys(GRACE)
         fresh.find_element(By.ID, "password").send_keys(GRACE_PASSWORD)
         fresh.find_element(By.ID, "next").click()
-        assert fresh.find_element(By.ID, "error").text == "Your password is incorrect."
+        assert element(fresh, "error").text == "Your password is incorrect."
         fresh.find_element(By.ID, "password").send_keys("Grace-N3w-pass")
         fresh.find_element(By.ID, "next").click()
         result3 = susi.acquire_token_by_auth_code_flow(flow3, response_from(fresh))

@@ -1,6 +1,8 @@
 /// A B2C tenant and one of its policies, as named by a request (path segment or `?p=`).
 public struct B2CAuthority: Sendable {
+    /// The B2C tenant, as the directory held it when the request came.
     public var tenant: Tenant
+    /// The policy, with its configured spelling.
     public var policy: Policy
     /// The tenant segment as the client wrote it (B2C keeps it in endpoint URLs instead of the GUID).
     public var tenantSegment: String
@@ -12,7 +14,9 @@ public struct B2CAuthority: Sendable {
 
 /// How a request names its B2C policy.
 public enum B2CPolicyForm: Sendable {
+    /// `/{tenant}/{policy}/…`, `/tfp/{tenant}/{policy}/…` or `/te/{tenant}/{policy}/…`.
     case path
+    /// `/{tenant}/…?p={policy}`.
     case query
 }
 

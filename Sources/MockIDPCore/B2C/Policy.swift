@@ -2,8 +2,10 @@
 public struct Policy: Sendable, Equatable {
     /// The name as configured (B2C matches names without regard to case).
     public var name: String
+    /// What the policy's pages let the user do, inferred from the name.
     public var kind: PolicyKind
 
+    /// The policy named `name`.
     public init(name: String) {
         self.name = name
         kind = PolicyKind(inferredFrom: name)
@@ -15,10 +17,15 @@ public struct Policy: Sendable, Equatable {
 
 /// The kind of user flow, inferred from the policy's name (the README lists the rules).
 public enum PolicyKind: String, Sendable, CaseIterable {
+    /// Sign-in page with "Sign up now" and "Forgot your password?".
     case signUpOrSignIn
+    /// Sign-in page with "Forgot your password?".
     case signIn
+    /// The sign-up form.
     case signUp
+    /// The password-reset form.
     case passwordReset
+    /// Sign-in (or the session), then the profile form.
     case profileEdit
 
     /// Name fragments, lower-case, tried in this order; the first that occurs in the name decides. A name with

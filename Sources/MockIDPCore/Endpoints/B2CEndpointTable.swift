@@ -1,5 +1,6 @@
 /// The endpoints every B2C policy serves (reference/entra-protocol.md §1.3).
 public enum B2CEndpoint: String, Sendable, CaseIterable {
+    /// `v2.0/.well-known/openid-configuration`, `discovery/v2.0/keys`, `oauth2/v2.0/authorize`, `…/token`, `…/logout`.
     case discovery, keys, authorize, token, logout
 
     /// The plain Entra endpoint the `?p={policy}` form rides on.
