@@ -176,6 +176,19 @@ import Testing
         }
     }
 
+    @Test("the B2C authority in tfp form serves its policy's discovery document")
+    func b2cAuthority() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try await withMockIdentityProvider(configuration: .files([root.appendingPathComponent("config/examples/b2c.yaml").path])) { idp in
+            let authority = idp.b2cAuthority(tenant: "fabrikamb2c.onmicrosoft.com", policy: "B2C_1_signupsignin")
+            let (data, response) = try await URLSession.shared.data(from: URL(string: authority + "/v2.0/.well-known/openid-configuration")!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let document = try JSONValue.parse(Array(data))
+            #expect(document["issuer"]?.stringValue?.hasSuffix("/a4cf0827-8d79-45b2-ab17-599d4e41cad3/v2.0/") == true)
+            #expect(document["token_endpoint"]?.stringValue?.hasPrefix(idp.baseURL + "/") == true)
+        }
+    }
+
     @Test("a token signed by a key the server does not publish is refused by verifiedClaims")
     func verification() async throws {
         let other = try await withMockIdentityProvider { idp in
