@@ -96,10 +96,13 @@ import Testing
         }
     }
 
-    @Test("with an admin token the helpers send it, and they work")
+    @Test("with an admin token and TLS the wrappers send the token and verify the server")
     func adminToken() async throws {
-        try await withMockIdentityProvider(adminToken: "let-me-in") { idp in
-            _ = try await idp.requests()
+        try await withMockIdentityProvider(tls: true, adminToken: "let-me-in") { idp in
+            let rotated = try await idp.rotateKeys()
+            let token = try await daemonToken(idp)
+            #expect(try CompactJWS(token.accessToken).header["kid"] == rotated["kid"])
+            #expect(try await idp.requests().contains { $0.path == "/_mockidp/keys/rotate" && $0.status == 200 })
         }
     }
 }
