@@ -19,6 +19,8 @@ public struct OAuthError: Error, Sendable, Equatable {
     public var mayRedirect: Bool
     /// Why the request was rejected, in words a test author understands (for logs and `/_mockidp/requests`).
     public var reason: String
+    /// Entra's `error_additional_info` (e.g. `["client_mismatch"]` for a family refresh token), when present.
+    public var additionalInfo: [String]? = nil
 
     public init(error: String, aadsts: Int? = nil, b2cCode: String? = nil, message: String, suberror: String? = nil,
                 claims: String? = nil, status: Int = 400, mayRedirect: Bool = false, reason: String? = nil) {
@@ -53,6 +55,7 @@ public struct OAuthError: Error, Sendable, Equatable {
         if let aadsts { body["error_uri"] = .string("https://\(errorHost)/error?code=\(aadsts)") }
         if let suberror { body["suberror"] = .string(suberror) }
         if let claims { body["claims"] = .string(claims) }
+        if let additionalInfo { body["error_additional_info"] = .array(additionalInfo.map { .string($0) }) }
         return .object(body)
     }
 }

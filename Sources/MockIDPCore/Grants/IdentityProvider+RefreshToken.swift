@@ -9,7 +9,7 @@ extension IdentityProvider {
         let record = RefreshGrant(tenantID: tenant.id, clientID: grant.client.clientID, userObjectID: user.objectID,
                                   username: user.username, scope: grant.scopes?.requested.joined(separator: " ") ?? "",
                                   clientAuthentication: grant.clientAuthentication,
-                                  issuedAt: grant.issuedAt, expiresAt: grant.issuedAt + lifetime)
+                                  issuedAt: grant.issuedAt, expiresAt: grant.issuedAt + lifetime, family: grant.client.foci)
         let now = clock.now()
         state.withLock { $0.refreshTokens.insert(token, record, now: now) }
         return token
@@ -17,7 +17,8 @@ extension IdentityProvider {
 
     /// `grant_type=refresh_token`: the token must be ours, unexpired, issued to this client for a user who still
     /// exists. The scopes may differ from the original ones (Entra refresh tokens are multi-resource), but each
-    /// must be valid for the tenant; without `scope` the original scopes are used.
+    /// must be valid for the tenant; without `scope` the original scopes are used. A family refresh token (issued
+    /// to a `foci` app) is redeemable by every family public client of the same tenant.
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
@@ -25,8 +26,12 @@ extension IdentityProvider {
         guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, requireCredential: true)
-        guard client.clientID == record.clientID else { throw .refreshTokenForOtherClient() }
+                                                       directory: directory, context: context, requireCredential: true)
+        if client.clientID != record.clientID {
+            guard record.family else { throw .refreshTokenForOtherClient() }
+            // Entra: family refresh tokens are shared among public clients only.
+            guard client.foci, client.type == .public else { throw .familyRefreshTokenForOtherClient() }
+        }
         let now = clock.now()
         guard now < record.expiresAt else {
             throw .expiredRefreshToken(issuedAt: EntraTime.iso8601(record.issuedAt), inactiveSeconds: now - record.issuedAt)
