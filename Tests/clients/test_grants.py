@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
 
-from conftest import ALICE, ALICE_OID, CONTOSO, MOBILE, binary, start_server, stop_server
+from conftest import ALICE, ALICE_OID, CONTOSO, MOBILE, binary, own_session as http, start_server, stop_server
 from test_device_code import device_login
 from test_tokens_pyjwt import verify
 
@@ -62,14 +62,6 @@ def grants_server(credentials):
                                  "--config", os.path.join(ROOT, "config/examples/on-behalf-of.yaml"), "--config", config])
     yield s
     assert stop_server(s) == 0
-
-
-def http(server):
-    # REQUESTS_CA_BUNDLE (set for the shared server) would override verify=: this server has its own CA.
-    s = requests.Session()
-    s.trust_env = False
-    s.verify = server.ca
-    return s
 
 
 def confidential(server, client_id, credential):
