@@ -150,6 +150,7 @@ import Testing
                 ("a list of audiences", try Self.assertion(key: c.key, certificate: c.certificate, audience: [aud, aud]), 50027, 401),
                 ("expired ten minutes ago", try Self.assertion(key: c.key, certificate: c.certificate, audience: aud, lifetime: -600), 700024, 401),
                 ("not a JWT", "not-a-jwt", 50027, 401),
+                ("an exp no clock reaches", try Self.assertion(key: c.key, certificate: c.certificate, audience: aud, lifetime: 1e300), 50027, 401),
                 ("HS256", hs256, 5002730, 400),
             ]
             for (name, assertion, code, status) in cases {

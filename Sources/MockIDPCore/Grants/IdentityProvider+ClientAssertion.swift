@@ -56,11 +56,10 @@ extension IdentityProvider {
         guard accepted.contains(audience.lowercased()) else {
             throw .assertionAudienceMismatch(audience, expected: accepted.first ?? "")
         }
-        // MSAL writes `exp` and `iat` as floats; whole seconds are enough here.
-        guard let expiry = claims["exp"]?.doubleValue.map({ Int($0) }) else {
+        guard let expiry = Self.numericDate(claims["exp"]) else {
             throw .malformedClientAssertion("it has no numeric exp claim")
         }
-        let notBefore = claims["nbf"]?.doubleValue.map { Int($0) }
+        let notBefore = Self.numericDate(claims["nbf"])
         let now = clock.now()
         guard now <= expiry + Self.assertionClockSkew, (notBefore ?? now) <= now + Self.assertionClockSkew else {
             throw .assertionOutsideTimeRange(now: now, notBefore: notBefore, expiry: expiry)
@@ -83,6 +82,13 @@ extension IdentityProvider {
             }
         }
         return urls
+    }
+
+    /// A JWT NumericDate in whole seconds. MSAL writes `exp` and `iat` as floats; values no clock reaches
+    /// (beyond ±285 million years) are refused rather than trapping on conversion.
+    static func numericDate(_ value: JSONValue?) -> Int? {
+        guard let seconds = value?.doubleValue, seconds.isFinite, abs(seconds) < 9.0e15 else { return nil }
+        return Int(seconds)
     }
 
     private static func thumbprint(_ value: JSONValue?, length: Int) -> [UInt8]? {

@@ -30,8 +30,8 @@ extension IdentityProvider {
             throw .userAssertionNotAccepted("the issuer '\(issuer)' is not tenant \(tenant.id)")
         }
         let now = clock.now()
-        guard let expiry = claims["exp"]?.intValue else { throw .malformedUserAssertion("it has no exp claim") }
-        let notBefore = claims["nbf"]?.intValue ?? 0
+        guard let expiry = Self.numericDate(claims["exp"]) else { throw .malformedUserAssertion("it has no exp claim") }
+        let notBefore = Self.numericDate(claims["nbf"]) ?? 0
         guard now < expiry, notBefore <= now + Self.assertionClockSkew else {
             throw .userAssertionExpired(now: now, expiry: expiry)
         }

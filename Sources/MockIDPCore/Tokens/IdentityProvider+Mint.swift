@@ -11,6 +11,7 @@ public struct MintRequest: Sendable {
         case id
     }
 
+    /// Which token to mint.
     public var kind: Kind
     /// The tenant GUID or one of its domains.
     public var tenant: String
@@ -29,6 +30,7 @@ public struct MintRequest: Sendable {
     /// `scheme://host[:port]` the server is reached at: it decides the v2 issuer and the cloud.
     public var baseURL: String
 
+    /// A request for `kind` issued to `clientID` in `tenant`, on the server at `baseURL`.
     public init(kind: Kind, tenant: String, clientID: String, username: String? = nil, scopes: [String] = [],
                 claims: [(name: String, value: String)] = [], lifetime: Int? = nil, idTokenVersion: Int = 2,
                 baseURL: String) {
