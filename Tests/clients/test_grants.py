@@ -206,3 +206,18 @@ def test_mockidp_token_errors_exit_64():
     r = run_token("--state-dir", tempfile.mkdtemp(prefix="mockidp-token-"), "--client", MOBILE, "--user", "nobody@contoso.com",
                   "--scope", "User.Read")
     assert r.returncode == 64 and "AADSTS50034" in r.stderr and r.stdout == ""
+
+
+def test_azure_identity_certificate_and_on_behalf_of_credentials(grants_server, credentials):
+    from azure.identity import CertificateCredential, OnBehalfOfCredential
+
+    key, cert, _ = credentials["registered"]
+    options = dict(authority=grants_server.base_url, disable_instance_discovery=True, connection_verify=grants_server.ca)
+    daemon = CertificateCredential(CONTOSO, CERT_DAEMON, certificate_data=(key + cert).encode(), **options)
+    claims = unverified(daemon.get_token("api://contoso-api/.default").token)
+    assert claims["azp"] == CERT_DAEMON and claims["azpacr"] == "2", claims
+
+    middle = OnBehalfOfCredential(CONTOSO, MIDDLE, client_secret=MIDDLE_SECRET,
+                                  user_assertion=alice_token_for_middle_tier(grants_server), **options)
+    claims = unverified(middle.get_token("api://contoso-downstream/read").token)
+    assert claims["oid"] == ALICE_OID and claims["aud"] == DOWNSTREAM and claims["azp"] == MIDDLE, claims
