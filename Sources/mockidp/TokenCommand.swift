@@ -11,10 +11,8 @@ struct TokenCommand: ParsableCommand {
         discussion: """
             The token is signed with the signing key in --state-dir (created when missing, so a later `serve` on the \
             same directory publishes it). Without --user an access token is app-only (as client credentials gives; \
-            --scope must then be one '<resource>/.default'). Examples:
-              mockidp token --client 3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c --user alice@contoso.onmicrosoft.com \\
-                --scope api://contoso-api/access_as_user --claim department=Research --lifetime 600
-              mockidp token --kind id --client 3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c --user alice@contoso.onmicrosoft.com
+            --scope must then be one '<resource>/.default'). Example: mockidp token --client <client-id> --user \
+            alice@contoso.onmicrosoft.com --scope api://contoso-api/access_as_user --claim department=Research
             """
     )
 
