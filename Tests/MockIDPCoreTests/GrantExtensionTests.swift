@@ -9,11 +9,21 @@ import Testing
     static let calendar = "4a5b6c7d-8e9f-4a0b-9c2d-3e4f5a6b7c8d"
     static let audience = "https://localhost:8443/\(Fixtures.contosoID)/oauth2/v2.0/token"
 
-    /// The test process's signing key doubles as the app's certificate (any RSA certificate will do).
+    /// The app's certificate, valid for ten years (the fixed clock stands in January 2027).
+    static let key: SigningKey = {
+        do {
+            return try SigningKey.generate(validityDays: 3650)
+        } catch {
+            preconditionFailure("test key generation failed: \(error)")
+        }
+    }()
+
+    /// The test process's signing key, a 30-day certificate already expired by the fixed clock, is registered too.
     static func provider() -> IdentityProvider {
         let provider = Fixtures.provider()
         var app = Application(clientID: certificateApp, type: .confidential,
-                              certificates: [ClientCertificate(source: "test", pem: Fixtures.signingKey.certificate.pem)],
+                              certificates: [ClientCertificate(source: "test", pem: key.certificate.pem),
+                                             ClientCertificate(source: "expired", pem: Fixtures.signingKey.certificate.pem)],
                               apiPermissions: [APIPermission(resource: "api://contoso-api", values: ["Reader"])])
         app.name = "Certificate App"
         provider.upsertApp(app, tenant: Fixtures.contosoID)
@@ -25,13 +35,13 @@ import Testing
         return provider
     }
 
-    static func assertion(exp: Double, nbf: Double? = nil) throws -> String {
+    static func assertion(exp: Double, nbf: Double? = nil, signer: SigningKey = key) throws -> String {
         var payload: JSONObject = ["aud": .string(audience), "iss": .string(certificateApp), "sub": .string(certificateApp),
                                    "exp": .double(exp), "iat": .int(Fixtures.now)]
         if let nbf { payload["nbf"] = .double(nbf) }
         return try JSONWebSignature.sign(
-            header: ["typ": "JWT", "x5t#S256": .string(Base64URL.encode(Fixtures.signingKey.certificate.sha256Thumbprint))],
-            payload: payload, key: Fixtures.signingKey.privateKey, algorithm: .ps256)
+            header: ["typ": "JWT", "x5t#S256": .string(Base64URL.encode(signer.certificate.sha256Thumbprint))],
+            payload: payload, key: signer.privateKey, algorithm: .ps256)
     }
 
     static func clientCredentials(_ provider: IdentityProvider, assertion: String) -> Result<TokenResponse, OAuthError> {
@@ -40,7 +50,7 @@ import Testing
                                   ("client_assertion", assertion), ("scope", "api://contoso-api/.default")])
     }
 
-    @Test("a client assertion may be five minutes past exp or before nbf, not a second more")
+    @Test("a client assertion may be five minutes past exp or before nbf, not a second more; its certificate must be valid")
     func assertionClockSkew() throws {
         let provider = Self.provider()
         let now = Double(Fixtures.now)
@@ -52,6 +62,9 @@ import Testing
         #expect(late.message.contains("assertion valid from 1970-01-01T00:00:00.0000000Z"))
         let early = try #require(Self.clientCredentials(provider, assertion: try Self.assertion(exp: now + 600, nbf: now + 302)).error)
         #expect(early.aadsts == 700024)
+        let expiredCertificate = try Self.assertion(exp: now + 600, signer: Fixtures.signingKey)
+        let outside = try #require(Self.clientCredentials(provider, assertion: expiredCertificate).error)
+        #expect(outside.aadsts == 1000502 && outside.status == 401)
     }
 
     @Test("a family refresh token serves every family public client; others get client_mismatch")

@@ -45,6 +45,14 @@ extension OAuthError {
                    status: 401, reason: "the client assertion's signature does not verify with the registered certificate \(thumbprint)")
     }
 
+    /// Entra: AADSTS1000502 for a certificate outside its validity window (Microsoft.Identity.Web's list of
+    /// certificate errors, `CertificateIsOutsideValidityWindow`; the message text is [INF]).
+    public static func assertionCertificateOutsideValidity(thumbprint: String, notBefore: Int, notAfter: Int) -> OAuthError {
+        OAuthError(error: "invalid_client", aadsts: 1000502,
+                   message: "The certificate with thumbprint '\(thumbprint)' used to sign the client assertion is outside its validity window (Start=\(EntraTime.iso8601(notBefore)), End=\(EntraTime.iso8601(notAfter))).",
+                   status: 401, reason: "the registered certificate \(thumbprint) is expired or not yet valid by the server's clock")
+    }
+
     /// Entra: AADSTS700021 (Azure SDK troubleshooting guide: "Client assertion application identifier doesn't match
     /// 'client_id' parameter").
     public static func assertionClientMismatch(issuer: String, clientID: String) -> OAuthError {

@@ -8,9 +8,9 @@ extension IdentityProvider {
     static let assertionClockSkew = 300
 
     /// Checks a certificate credential (reference/entra-protocol.md §3.4, Entra's certificate-credentials page):
-    /// RS256 with `x5t` (SHA-1) or PS256 with `x5t#S256` naming a certificate registered on the app, a signature
-    /// that certificate's key verifies, `iss` = `sub` = client ID, `aud` = this token endpoint, and `exp`/`nbf`
-    /// around the provider's clock.
+    /// RS256 with `x5t` (SHA-1) or PS256 with `x5t#S256` naming a certificate registered on the app and valid by
+    /// the provider's clock, a signature that certificate's key verifies, `iss` = `sub` = client ID, `aud` = this
+    /// token endpoint, and `exp`/`nbf` around the provider's clock.
     ///
     /// Entra: a `jti` seen before is accepted. MSAL reuses one assertion for up to 540 seconds
     /// (`oauth2cli/assertion.py`), so refusing a replay would break every MSAL client.
@@ -42,6 +42,10 @@ extension IdentityProvider {
         guard jws.verify(with: certificate.publicKey) else {
             throw .assertionSignatureInvalid(thumbprint: hex, notBefore: certificate.notBefore, notAfter: certificate.notAfter)
         }
+        let now = clock.now()
+        guard (certificate.notBefore...certificate.notAfter).contains(now) else {
+            throw .assertionCertificateOutsideValidity(thumbprint: hex, notBefore: certificate.notBefore, notAfter: certificate.notAfter)
+        }
         let claims = jws.payload
         guard let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue else {
             throw .malformedClientAssertion("it has no iss or sub claim")
@@ -60,7 +64,6 @@ extension IdentityProvider {
             throw .malformedClientAssertion("it has no numeric exp claim")
         }
         let notBefore = Self.numericDate(claims["nbf"])
-        let now = clock.now()
         guard now <= expiry + Self.assertionClockSkew, (notBefore ?? now) <= now + Self.assertionClockSkew else {
             throw .assertionOutsideTimeRange(now: now, notBefore: notBefore, expiry: expiry)
         }
