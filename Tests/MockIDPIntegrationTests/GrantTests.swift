@@ -212,6 +212,13 @@ import Testing
             // `.default` asks for every granted scope on the API.
             let all = try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/.default")
             #expect(Self.claims(all.json["access_token"]?.stringValue)["scp"] == "read")
+            // ADAL's v1 form: the API named by `resource`, as `{resource}/.default`.
+            let v1 = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/token", [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", Self.middle),
+                ("client_secret", "middle-secret"), ("assertion", incoming), ("requested_token_use", "on_behalf_of"),
+                ("resource", "api://contoso-downstream")])
+            #expect(v1.status == 200, "\(v1.text)")
+            #expect(Self.claims(v1.json["access_token"]?.stringValue)["scp"] == "read")
         }
     }
 

@@ -38,13 +38,16 @@ extension IdentityProvider {
     /// Client credentials take exactly one `{resource}/.default` scope (v2) or a `resource` (v1).
     private func checkApplicationScope(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant,
                                        directory: Directory) throws(OAuthError) -> (APIResource, String?) {
-        let scope: String
-        if request.version == .v1, let resource = parameters["resource"] {
-            scope = resource.hasSuffix("/") ? resource + ".default" : resource + "/.default"
-        } else {
-            scope = try parameters.required("scope")
+        guard let scope = v1ResourceScope(parameters, request: request) ?? parameters["scope"] else {
+            throw .missingParameter("scope")
         }
         return try applicationScope(scope, tenant: tenant, directory: directory)
+    }
+
+    /// v1 requests (ADAL) name an API by `resource`, which stands for `{resource}/.default`; nil otherwise.
+    func v1ResourceScope(_ parameters: TokenParameters, request: TokenRequest) -> String? {
+        guard request.version == .v1, let resource = parameters["resource"] else { return nil }
+        return resource.hasSuffix("/") ? resource + ".default" : resource + "/.default"
     }
 
     /// The API of an app-only scope: exactly one `{resource}/.default`.

@@ -48,8 +48,10 @@ extension IdentityProvider {
         guard let user = directory.user(objectID: objectID, in: tenant) else {
             throw .unknownUser(objectID, tenant: tenant.displayName)
         }
-        let scopes = try ScopeRequest(try parameters.required("scope"), tenant: tenant, directory: directory,
-                                      graphResource: cloud.graphResource)
+        guard let scope = parameters["scope"] ?? v1ResourceScope(parameters, request: request) else {
+            throw .missingParameter("scope")
+        }
+        let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: cloud.graphResource)
         try checkConsent(client: client, scopes: scopes, graphResource: cloud.graphResource)
         let methods = claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? ["pwd"]
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes,
