@@ -3,7 +3,7 @@ import MockIDPJOSE
 import Testing
 
 /// Client assertions at the edges of the clock, family refresh tokens, and offline minting, with a fixed clock.
-@Suite struct GrantExtensionTests {
+@Suite struct IdentityProviderGrantTests {
     static let certificateApp = "6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d9e"
     static let mail = "3f4a5b6c-7d8e-4f9a-8b1c-2d3e4f5a6b7c"
     static let calendar = "4a5b6c7d-8e9f-4a0b-9c2d-3e4f5a6b7c8d"
