@@ -38,6 +38,10 @@ struct Routes: Sendable {
                 router.add(template, methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     let tenant = params["tenant"] ?? ""
+                    if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant,
+                                                               policy: request.queryValue("p"), form: .query) {
+                        return b2c
+                    }
                     return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
                         isKeySet ? provider.keySet(tenant: tenant, version: version, context: context)
                             : provider.openIDConfiguration(tenant: tenant, version: version, context: context)
@@ -45,7 +49,9 @@ struct Routes: Sendable {
                 }
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
-                router.add(template) { request, params in h.token(request, tenant: params["tenant"] ?? "", version: version) }
+                router.add(template) { request, params in
+                    h.token(request, tenant: params["tenant"] ?? "", version: version, policy: request.queryValue("p"), policyForm: .query)
+                }
             case .userInfo:
                 router.add(template, methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
             case .instanceDiscovery:
@@ -64,16 +70,38 @@ struct Routes: Sendable {
                 router.add(template, methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
             case .v2Authorize, .v1Authorize:
                 let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
-                router.add(template, methods: ["GET", "POST"]) { request, params in h.authorize(request, tenant: params["tenant"] ?? "", version: version) }
+                router.add(template, methods: ["GET", "POST"]) { request, params in
+                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, policy: nil, policyForm: .query)
+                }
             case .v2Logout, .v1Logout:
-                router.add(template, methods: ["GET", "POST"]) { request, params in h.logout(request, tenant: params["tenant"] ?? "") }
+                router.add(template, methods: ["GET", "POST"]) { request, params in
+                    h.b2cLogout(request, tenant: params["tenant"] ?? "", policy: nil, form: .query) ?? h.logout(request, tenant: params["tenant"] ?? "")
+                }
             case .v2DeviceCode, .v1DeviceCode:
                 router.add(template) { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "") }
             case .deviceLogin:
                 router.add(template, methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
             }
         }
+        addB2CRoutes(to: &router, h)
         return router
+    }
+
+    /// The B2C dialect's routes: each row of `B2CEndpointTable` (the `?p=` form rides on the routes above).
+    private static func addB2CRoutes(to router: inout Router, _ h: EndpointHandlers) {
+        for (endpoint, template) in B2CEndpointTable.paths {
+            router.add(template, methods: endpoint == .token ? nil : (endpoint == .discovery || endpoint == .keys ? ["GET", "HEAD"] : ["GET", "POST"])) { request, params in
+                let tenant = params["tenant"] ?? "", policy = params["policy"] ?? ""
+                switch endpoint {
+                case .discovery, .keys:
+                    return h.b2cDocument(endpoint, request, tenant: tenant, policy: policy, form: .path)
+                        ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
+                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
+                case .token: return h.token(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
+                case .logout: return h.b2cLogout(request, tenant: tenant, policy: policy, form: .path) ?? h.logout(request, tenant: tenant)
+                }
+            }
+        }
     }
 }
 
@@ -110,7 +138,8 @@ struct EndpointHandlers: Sendable {
 
     // MARK: token
 
-    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
+    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
+               policyForm: B2CPolicyForm = .path) -> HTTPResponse {
         let context = self.context(request)
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
@@ -128,7 +157,8 @@ struct EndpointHandlers: Sendable {
             return oauthError(.malformedRequest(error.description), context: context)
         }
         let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
-                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
+                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]),
+                                        policy: policy, policyForm: policyForm)
         switch provider.token(tokenRequest, context: context) {
         case .success(let response):
             var r = HTTPResponse.json(response.body.serialized())

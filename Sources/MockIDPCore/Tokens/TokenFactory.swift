@@ -72,7 +72,7 @@ struct TokenFactory {
         return try sign(c, version: version)
     }
 
-    private static func splitName(_ name: String?) -> (given: String?, family: String?) {
+    static func splitName(_ name: String?) -> (given: String?, family: String?) {
         guard let name, let space = name.firstIndex(of: " ") else { return (name, nil) }
         return (String(name[..<space]), String(name[name.index(after: space)...]))
     }
