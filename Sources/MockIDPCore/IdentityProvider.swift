@@ -62,9 +62,9 @@ public final class IdentityProvider: Sendable {
         Cloud.forHost(context.host) ?? tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
     }
 
-    func tokenFactory(_ context: RequestContext, tenant: Tenant?) -> TokenFactory {
+    func tokenFactory(_ context: RequestContext, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
         TokenFactory(key: activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
-                     lifetime: configuration.tokens.lifetime, random: random)
+                     lifetime: lifetime ?? configuration.tokens.lifetime, random: random)
     }
 
     /// A new random GUID (trace and correlation IDs).

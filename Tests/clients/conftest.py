@@ -91,6 +91,15 @@ def server():
     assert stop_server(s) == 0
 
 
+def own_session(server):
+    """A session trusting only `server`'s CA: REQUESTS_CA_BUNDLE (set for the shared server) would override verify=
+    for a server with its own CA."""
+    s = requests.Session()
+    s.trust_env = False
+    s.verify = server.ca
+    return s
+
+
 @pytest.fixture
 def session(server):
     sess = requests.Session()

@@ -109,7 +109,7 @@ extension IdentityProvider {
         }
         guard case .approved(let objectID, let username, let tenantID) = record.status,
               let tenant = directory.tenant(tenantID) else { throw .badVerificationCode() }
-        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory,
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory, context: context,
                                                        requireCredential: true)
         guard let user = directory.user(username, in: tenant), user.objectID == objectID else { throw .refreshTokenUserGone() }
         let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,

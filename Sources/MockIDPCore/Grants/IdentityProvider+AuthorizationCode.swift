@@ -11,7 +11,7 @@ extension IdentityProvider {
         guard let tenant = directory.tenant(record.tenantID) else { throw .invalidAuthorizationCode() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidAuthorizationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, requireCredential: true)
+                                                       directory: directory, context: context, requireCredential: true)
         guard !record.redeemed else { throw .codeAlreadyRedeemed() }
         guard client.clientID == record.clientID else { throw .codeIssuedToAnotherClient() }
         guard clock.now() < record.expiresAt else { throw .codeExpired() }

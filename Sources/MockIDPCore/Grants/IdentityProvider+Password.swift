@@ -5,7 +5,7 @@ extension IdentityProvider {
         let username = try parameters.required("username")
         let tenant = try tenantForUser(authority, username: username, directory: directory)
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, requireCredential: true)
+                                                       directory: directory, context: context, requireCredential: true)
         let password = try parameters.required("password")
         guard let user = directory.user(username, in: tenant) else {
             throw .unknownUser(username, tenant: tenant.displayName)

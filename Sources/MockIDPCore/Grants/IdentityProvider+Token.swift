@@ -26,6 +26,8 @@ extension IdentityProvider {
                 return .success(try deviceCodeGrant(parameters, request: request, authority: authority, directory: directory, context: context))
             case "refresh_token":
                 return .success(try refreshToken(parameters, request: request, authority: authority, directory: directory, context: context))
+            case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+                return .success(try onBehalfOf(parameters, request: request, authority: authority, directory: directory, context: context))
             default:
                 throw .unsupportedGrantType(grantType)
             }
@@ -34,10 +36,11 @@ extension IdentityProvider {
         }
     }
 
-    /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic).
-    /// Returns the client and its `appidacr`: `0` public, `1` secret, `2` certificate.
+    /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic, or a client
+    /// assertion signed with a registered certificate). Returns the client and its `appidacr`: `0` public,
+    /// `1` secret, `2` certificate.
     func checkClient(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant, directory: Directory,
-                     requireCredential: Bool) throws(OAuthError) -> (Application, String) {
+                     context: RequestContext, requireCredential: Bool) throws(OAuthError) -> (Application, String) {
         guard let clientID = parameters["client_id"] ?? request.basicCredentials?.clientID else {
             throw .missingParameter("client_id")
         }
@@ -60,9 +63,10 @@ extension IdentityProvider {
             }
             return (client, "1")
         }
-        if assertion != nil {
-            // Certificate credentials arrive with the client-assertion work (issue 5).
-            throw .unsupportedClientAssertion()
+        if let assertion {
+            try checkClientAssertion(assertion, type: parameters["client_assertion_type"], client: client,
+                                     request: request, tenant: tenant, context: context)
+            return (client, "2")
         }
         if requireCredential { throw .missingClientCredential() }
         return (client, "0")
@@ -115,6 +119,8 @@ extension IdentityProvider {
         if grant.includeClientInfo {
             body["client_info"] = .string(TokenFactory.clientInfo(user: user, tenant: tenant))
         }
+        // Entra: family apps learn of their family from this member; MSAL then files the refresh token under it.
+        if grant.client.foci { body["foci"] = "1" }
         return TokenResponse(body: .object(body))
     }
 }

@@ -58,7 +58,8 @@ struct TokenFactory {
 
     /// The claims every user token ends with (`tid`, v1's `unique_name` and `upn`, `uti`, `ver`, the user's own
     /// configured claims), then the signature.
-    private func finishUserToken(_ c: inout JSONObject, user: User, tenant: Tenant, version: Int) throws(OAuthError) -> String {
+    private func finishUserToken(_ c: inout JSONObject, user: User, tenant: Tenant, version: Int,
+                                 overriding: JSONObject = [:]) throws(OAuthError) -> String {
         c["tid"] = .string(tenant.id)
         if version == 1 {
             c["unique_name"] = .string(user.username)
@@ -67,6 +68,7 @@ struct TokenFactory {
         c["uti"] = .string(tokenIdentifier())
         c["ver"] = .string(version == 2 ? "2.0" : "1.0")
         c.merge(user.claims)
+        c.merge(overriding)
         return try sign(c, version: version)
     }
 
@@ -83,7 +85,10 @@ struct TokenFactory {
 
     // MARK: ID token
 
-    func idToken(_ grant: Grant, user: User, tenant: Tenant, version: Int, extra: JSONObject = [:]) throws(OAuthError) -> String {
+    /// An ID token for `user` and the grant's client; `extra` claims go before the profile claims, `overriding`
+    /// ones (`mockidp token --claim`) replace or add to the built ones last.
+    func idToken(_ grant: Grant, user: User, tenant: Tenant, version: Int, extra: JSONObject = [:],
+                 overriding: JSONObject = [:]) throws(OAuthError) -> String {
         let scopes = grant.scopes?.openIDScopes ?? []
         var c = header(audience: grant.client.clientID, tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
         if let authTime = grant.authTime { c["auth_time"] = .int(authTime) }
@@ -113,13 +118,14 @@ struct TokenFactory {
         let roles = user.roles.filter { grant.client.appRoles.contains($0) }
         if let r = nonEmpty(roles) { c["roles"] = r }
         c["sub"] = .string(Self.pairwiseSubject(objectID: user.objectID, appID: grant.client.clientID))
-        return try finishUserToken(&c, user: user, tenant: tenant, version: version)
+        return try finishUserToken(&c, user: user, tenant: tenant, version: version, overriding: overriding)
     }
 
     // MARK: access tokens
 
-    /// A delegated access token for `user` on the grant's API, in the API's token version.
-    func userAccessToken(_ grant: Grant, user: User, tenant: Tenant) throws(OAuthError) -> String {
+    /// A delegated access token for `user` on the grant's API, in the API's token version; `overriding` claims
+    /// (`mockidp token --claim`) replace or add to the built ones last.
+    func userAccessToken(_ grant: Grant, user: User, tenant: Tenant, overriding: JSONObject = [:]) throws(OAuthError) -> String {
         guard let scopes = grant.scopes else { preconditionFailure("user tokens always come with a scope request") }
         let resource = scopes.resource
         let version = resource.accessTokenVersion
@@ -150,11 +156,11 @@ struct TokenFactory {
         if case .app = resource, let r = nonEmpty(roles) { c["roles"] = r }
         c["scp"] = .string(scp.joined(separator: " "))
         c["sub"] = .string(Self.pairwiseSubject(objectID: user.objectID, appID: resource.clientID))
-        return try finishUserToken(&c, user: user, tenant: tenant, version: version)
+        return try finishUserToken(&c, user: user, tenant: tenant, version: version, overriding: overriding)
     }
 
     /// An app-only access token (client credentials): `roles` replaces `scp` (§5.3).
-    func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant) throws(OAuthError) -> String {
+    func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant, overriding: JSONObject = [:]) throws(OAuthError) -> String {
         guard let resource = grant.applicationResource else { preconditionFailure("app tokens always name their API") }
         let version = resource.accessTokenVersion
         let servicePrincipal = Self.servicePrincipalID(appID: grant.client.clientID, tenantID: tenant.id)
@@ -178,6 +184,7 @@ struct TokenFactory {
         c["tid"] = .string(tenant.id)
         c["uti"] = .string(tokenIdentifier())
         c["ver"] = .string(version == 2 ? "2.0" : "1.0")
+        c.merge(overriding)
         return try sign(c, version: version)
     }
 
