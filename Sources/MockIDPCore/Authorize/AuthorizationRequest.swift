@@ -40,6 +40,8 @@ public struct ValidatedAuthorization: Sendable {
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
     public var includeClientInfo: Bool
+    /// The endpoint's version: `/oauth2/authorize` (v1) issues v1 ID tokens.
+    public var version: ProtocolVersion = .v2
 }
 
 /// What the authorize endpoint does with a request.

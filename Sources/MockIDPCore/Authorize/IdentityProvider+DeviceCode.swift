@@ -110,8 +110,8 @@ extension IdentityProvider {
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory,
                                                        requireCredential: true)
         guard let user = directory.user(username, in: tenant), user.objectID == objectID else { throw .refreshTokenUserGone() }
-        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
-                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
+                                    context: context)
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
                           applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")

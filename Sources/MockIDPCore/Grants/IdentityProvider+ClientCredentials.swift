@@ -22,6 +22,13 @@ extension IdentityProvider {
                           issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
         let lifetime = configuration.tokens.lifetime
         let token = try tokenFactory(context, tenant: tenant).applicationAccessToken(grant, roles: roles, tenant: tenant)
+        if request.version == .v1, let identifier {
+            var body: JSONObject = ["token_type": "Bearer"]
+            body.merge(v1Lifetimes(issuedAt: grant.issuedAt))
+            body["resource"] = .string(identifier)
+            body["access_token"] = .string(token)
+            return TokenResponse(body: .object(body))
+        }
         // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked.
         return TokenResponse(body: [
             "token_type": "Bearer",
@@ -34,16 +41,15 @@ extension IdentityProvider {
     /// Client credentials take exactly one `{resource}/.default` scope (v2) or a `resource` (v1).
     private func checkApplicationScope(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant,
                                        directory: Directory) throws(OAuthError) -> (APIResource, String?) {
-        let scope: String
+        let graph = Cloud.named(tenant.cloud).graphResource
         if request.version == .v1, let resource = parameters["resource"] {
-            scope = resource.hasSuffix("/") ? resource + ".default" : resource + "/.default"
-        } else {
-            scope = try parameters.required("scope")
+            let scopes = try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
+            return (scopes.resource, scopes.resourceIdentifier)
         }
+        let scope = try parameters.required("scope")
         let parts = scope.split(separator: " ")
         guard parts.count == 1, scope.hasSuffix("/.default") else { throw .clientCredentialsNeedDefaultScope(scope) }
-        let request = try ScopeRequest(scope, tenant: tenant, directory: directory,
-                                       graphResource: Cloud.named(tenant.cloud).graphResource)
-        return (request.resource, request.resourceIdentifier)
+        let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
+        return (scopes.resource, scopes.resourceIdentifier)
     }
 }
