@@ -97,7 +97,3 @@ def session(server):
     sess.verify = server.ca
     return sess
 
-
-def can_bind_443():
-    """Port 443 needs root (CI runs as root, so these tests never skip there)."""
-    return os.geteuid() == 0
