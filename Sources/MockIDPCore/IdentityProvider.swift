@@ -82,7 +82,8 @@ public final class IdentityProvider: Sendable {
     }
 
     func tokenFactory(_ context: RequestContext, tenant: Tenant?) -> TokenFactory {
-        TokenFactory(key: activeKey, cloud: cloud(for: context, tenant: tenant), issuerBaseURL: context.issuerBaseURL,
+        TokenFactory(key: activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
+                     issuerBaseURL: context.issuerBaseURL,
                      lifetime: configuration.tokens.lifetime, random: random, directory: directory)
     }
 

@@ -104,10 +104,13 @@ import Testing
     func b2cHosts() async throws {
         try await withServer { idp in
             let host = "fabrikamb2c.b2clogin.com"
-            #expect(try await get(idp, "/fabrikamb2c.onmicrosoft.com/v2.0/.well-known/openid-configuration", host: host).status == 200)
+            let policy = try await get(idp, "/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin/v2.0/.well-known/openid-configuration", host: host)
+            #expect(policy.status == 200, "\(policy.text)")
+            #expect(policy.json["issuer"] == .string("http://\(host)/\(Self.b2c)/v2.0/"))
             let other = try await get(idp, "/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration", host: host)
             #expect(other.status == 400 && other.json["error_codes"] == [90002])
-            let otherCloud = try await get(idp, "/fabrikamb2c.onmicrosoft.com/v2.0/.well-known/openid-configuration", host: "fabrikamb2c.b2clogin.us")
+            let otherCloud = try await get(idp, "/tfp/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin/v2.0/.well-known/openid-configuration",
+                                           host: "fabrikamb2c.b2clogin.us")
             #expect(otherCloud.status == 400 && otherCloud.json["error_codes"] == [90002])
         }
     }

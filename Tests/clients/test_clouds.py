@@ -1,6 +1,9 @@
 """Unmodified MSAL Python at the clouds' real host names: production authority URLs, no instance_discovery or
 validate_authority switches. The names resolve to mockidp inside a private namespace (see namespace.py); every
 function below that takes `server` runs in there, the test_ functions start it."""
+from types import SimpleNamespace
+from urllib.parse import parse_qs, urlparse
+
 import jwt
 import msal
 import pytest
@@ -132,12 +135,46 @@ def public_and_across_clouds(server):
                                            authority="https://login.microsoftonline.us/contoso.onmicrosoft.com")
     refused = requests.get("https://login.microsoftonline.us/%s/v2.0/.well-known/openid-configuration" % CONTOSO)
     assert refused.status_code == 400 and refused.json()["error_codes"] == [90002]
-    # The B2C tenant's host is served, and trusted by its name, for B2C tenants only.
-    b2c = requests.get("https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/v2.0/.well-known/openid-configuration")
-    assert b2c.status_code == 200, b2c.text
+    # The B2C host serves B2C tenants only.
     other = requests.get("https://fabrikamb2c.b2clogin.com/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration")
     assert other.status_code == 400 and other.json()["error_codes"] == [90002]
 
 
 def test_public_cloud_names_cross_cloud_refusal_and_the_b2c_host():
     run_at_real_hosts(__file__, "public_and_across_clouds", CLOUD_HOSTS, SOVEREIGN)
+
+
+# --- B2C: https://fabrikamb2c.b2clogin.com/tfp/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin ---------------------
+
+B2C_TENANT = "a4cf0827-8d79-45b2-ab17-599d4e41cad3"
+B2C_MOBILE = "8a1d2b3c-4e5f-4a6b-9c7d-e8f9a0b1c2d3"
+B2C_API = "5386caa5-bae5-45ee-b4fb-5203bcc41917"
+
+
+def b2c_at_b2clogin(server):
+    from test_b2c import FRANK, FRANK_OID, FRANK_PASSWORD, submit_form
+    # MSAL recognises *.b2clogin.com as B2C by itself: no switch, no instance discovery.
+    app = msal.PublicClientApplication(
+        B2C_MOBILE, authority="https://fabrikamb2c.b2clogin.com/tfp/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin")
+    flow = app.initiate_auth_code_flow(["api://fabrikamb2c-api/read"], redirect_uri="http://localhost:5005")
+    assert flow["auth_uri"].startswith("https://fabrikamb2c.b2clogin.com/")
+    b = requests.Session()
+    page = b.get(flow["auth_uri"])
+    assert page.status_code == 200, page.text[:300]
+    # The page's form posts back to the host it came from (its cookies live there).
+    at_b2c_host = SimpleNamespace(url=lambda path: "https://fabrikamb2c.b2clogin.com" + path)
+    location = submit_form(b, at_b2c_host, page.text, "signin", username=FRANK, password=FRANK_PASSWORD)
+    answer = {k: v[0] for k, v in parse_qs(urlparse(location).query).items()}
+    result = app.acquire_token_by_auth_code_flow(flow, answer)
+    assert "access_token" in result, result
+    policy = "https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin"
+    doc = requests.get(policy + "/v2.0/.well-known/openid-configuration").json()
+    assert doc["issuer"] == "https://fabrikamb2c.b2clogin.com/%s/v2.0/" % B2C_TENANT
+    claims = verify(result["access_token"], policy + "/v2.0/.well-known/openid-configuration", B2C_API)
+    assert claims["oid"] == FRANK_OID and claims["tfp"] == "B2C_1_signupsignin"
+    assert app.get_accounts()[0]["environment"] == "fabrikamb2c.b2clogin.com"
+
+
+@pytest.mark.filterwarnings("ignore:response_mode=.form_post. is recommended")
+def test_msal_at_the_b2clogin_host():
+    run_at_real_hosts(__file__, "b2c_at_b2clogin", CLOUD_HOSTS, SOVEREIGN)

@@ -32,7 +32,9 @@ struct Routes: Sendable {
         let provider = h.provider
         for (endpoint, template) in EndpointTable.paths {
             func add(methods: Set<String>? = nil, _ handler: @escaping Router.Handler) {
-                router.add(template, methods: methods, h.guardingHost(endpoint, template: template, handler))
+                router.add(template, methods: methods, h.guardingHost(template: template,
+                                                                      discovery: [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys].contains(endpoint),
+                                                                      browser: [.v2Authorize, .v1Authorize, .v2Logout, .v1Logout].contains(endpoint), handler))
             }
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
@@ -41,6 +43,10 @@ struct Routes: Sendable {
                 add(methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     let tenant = params["tenant"] ?? ""
+                    if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant,
+                                                               policy: request.queryValue("p"), form: .query) {
+                        return b2c
+                    }
                     return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
                         isKeySet ? provider.keySet(tenant: tenant, version: version, context: context)
                             : provider.openIDConfiguration(tenant: tenant, version: version, context: context)
@@ -48,7 +54,9 @@ struct Routes: Sendable {
                 }
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
-                add { request, params in h.token(request, tenant: params["tenant"] ?? "", version: version) }
+                add { request, params in
+                    h.token(request, tenant: params["tenant"] ?? "", version: version, policy: request.queryValue("p"), policyForm: .query)
+                }
             case .userInfo:
                 add(methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
             case .instanceDiscovery:
@@ -67,16 +75,41 @@ struct Routes: Sendable {
                 add(methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
             case .v2Authorize, .v1Authorize:
                 let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
-                add(methods: ["GET", "POST"]) { request, params in h.authorize(request, tenant: params["tenant"] ?? "", version: version) }
+                add(methods: ["GET", "POST"]) { request, params in
+                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, policy: nil, policyForm: .query)
+                }
             case .v2Logout, .v1Logout:
-                add(methods: ["GET", "POST"]) { request, params in h.logout(request, tenant: params["tenant"] ?? "") }
+                add(methods: ["GET", "POST"]) { request, params in
+                    h.b2cLogout(request, tenant: params["tenant"] ?? "", policy: nil, form: .query) ?? h.logout(request, tenant: params["tenant"] ?? "")
+                }
             case .v2DeviceCode, .v1DeviceCode:
                 add { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "") }
             case .deviceLogin:
                 add(methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
             }
         }
+        addB2CRoutes(to: &router, h)
         return router
+    }
+
+    /// The B2C dialect's routes: each row of `B2CEndpointTable` (the `?p=` form rides on the routes above).
+    private static func addB2CRoutes(to router: inout Router, _ h: EndpointHandlers) {
+        for (endpoint, template) in B2CEndpointTable.paths {
+            let methods: Set<String>? = endpoint == .token ? nil : (endpoint == .discovery || endpoint == .keys ? ["GET", "HEAD"] : ["GET", "POST"])
+            let handler: Router.Handler = { request, params in
+                let tenant = params["tenant"] ?? "", policy = params["policy"] ?? ""
+                switch endpoint {
+                case .discovery, .keys:
+                    return h.b2cDocument(endpoint, request, tenant: tenant, policy: policy, form: .path)
+                        ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
+                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
+                case .token: return h.token(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
+                case .logout: return h.b2cLogout(request, tenant: tenant, policy: policy, form: .path) ?? h.logout(request, tenant: tenant)
+                }
+            }
+            router.add(template, methods: methods, h.guardingHost(template: template, discovery: endpoint == .discovery || endpoint == .keys,
+                                                                  browser: endpoint == .authorize || endpoint == .logout, handler))
+        }
     }
 }
 
@@ -113,7 +146,8 @@ struct EndpointHandlers: Sendable {
 
     // MARK: token
 
-    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
+    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
+               policyForm: B2CPolicyForm = .path) -> HTTPResponse {
         let context = self.context(request)
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
@@ -131,7 +165,8 @@ struct EndpointHandlers: Sendable {
             return oauthError(.malformedRequest(error.description), context: context)
         }
         let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
-                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
+                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]),
+                                        policy: policy, policyForm: policyForm)
         switch provider.token(tokenRequest, context: context) {
         case .success(let response):
             var r = HTTPResponse.json(response.body.serialized())
@@ -194,16 +229,14 @@ struct EndpointHandlers: Sendable {
     /// Wraps the handler of a `{tenant}` route: when the request's host does not serve the tenant it names (a cloud's
     /// login host and a tenant of another cloud), Entra's AADSTS90002 answers before the endpoint runs: as JSON,
     /// or as the error page on the endpoints a browser visits.
-    func guardingHost(_ endpoint: Endpoint, template: String, _ handler: @escaping Router.Handler) -> Router.Handler {
+    /// `discovery`: the error is `invalid_tenant` (discovery documents and key sets); `browser`: the error page.
+    func guardingHost(template: String, discovery: Bool, browser: Bool, _ handler: @escaping Router.Handler) -> Router.Handler {
         guard template.contains("{tenant}") else { return handler }
-        let discovery: Set<Endpoint> = [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys]
-        let browser: Set<Endpoint> = [.v2Authorize, .v1Authorize, .v2Logout, .v1Logout]
         return { request, parameters in
             let context = self.context(request)
             if context.hostScope != .neutral,
-               let refusal = provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context,
-                                                  forDiscovery: discovery.contains(endpoint)) {
-                return browser.contains(endpoint) ? errorPage(refusal, context: context) : oauthError(refusal, context: context)
+               let refusal = provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context, forDiscovery: discovery) {
+                return browser ? errorPage(refusal, context: context) : oauthError(refusal, context: context)
             }
             return handler(request, parameters)
         }

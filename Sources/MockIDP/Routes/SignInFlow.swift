@@ -102,11 +102,12 @@ struct SignInFlow {
     }
 
     /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
-    func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false) -> HTTPResponse {
+    func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false,
+                  newUser: Bool = false) -> HTTPResponse {
         let session = sessionID ?? provider.newSessionID()
         let parameters: [(name: String, value: String)]
         switch provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
-                                  sessionID: GUID.derived(from: "session:\(session)"), context: context) {
+                                  sessionID: GUID.derived(from: "session:\(session)"), newUser: newUser, context: context) {
         case .success(let p): parameters = p
         case .failure(let error):
             return handlers.deliver(handlers.errorParameters(error, state: validated.state, context: context),
@@ -124,7 +125,7 @@ struct SignInFlow {
 
     private var action: String { request.path }
 
-    private func page(_ template: String, _ context: [String: Any], extraHidden: [(name: String, value: String)] = [],
+    func page(_ template: String, _ context: [String: Any], extraHidden: [(name: String, value: String)] = [],
                       newSession: String? = nil) -> HTTPResponse {
         // form_post delivers to the redirect URI from a page of ours; the policy must allow that target.
         let formTarget = validated.redirectURI.hasPrefix("http") ? validated.redirectURI : ""

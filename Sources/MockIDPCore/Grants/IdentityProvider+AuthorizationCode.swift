@@ -7,7 +7,7 @@ extension IdentityProvider {
     func authorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                            directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")
-        guard let record = state.withLock({ $0.authorizationCodes[code] }) else { throw .invalidAuthorizationCode() }
+        guard let record = state.withLock({ $0.authorizationCodes[code] }), record.policy == nil else { throw .invalidAuthorizationCode() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .invalidAuthorizationCode() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidAuthorizationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,

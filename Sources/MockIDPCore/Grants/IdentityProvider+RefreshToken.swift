@@ -3,13 +3,19 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Stores a new refresh token for a user grant and returns it.
     func issueRefreshToken(_ grant: Grant, user: User, tenant: Tenant) -> String {
+        storeRefreshToken(tenant: tenant, clientID: grant.client.clientID, user: user,
+                          scope: grant.scopes?.requested.joined(separator: " ") ?? "",
+                          clientAuthentication: grant.clientAuthentication, issuedAt: grant.issuedAt, policy: nil)
+    }
+
+    /// Stores a new refresh token (`policy` for B2C's) and returns it.
+    func storeRefreshToken(tenant: Tenant, clientID: String, user: User, scope: String, clientAuthentication: String,
+                           issuedAt: Int, policy: String?) -> String {
         // Entra's refresh tokens are opaque and start with a version marker; MSAL treats them as opaque too.
         let token = "1.A" + Base64URL.encode(random.bytes(48))
-        let lifetime = configuration.tokens.refreshLifetime
-        let record = RefreshGrant(tenantID: tenant.id, clientID: grant.client.clientID, userObjectID: user.objectID,
-                                  username: user.username, scope: grant.scopes?.requested.joined(separator: " ") ?? "",
-                                  clientAuthentication: grant.clientAuthentication,
-                                  issuedAt: grant.issuedAt, expiresAt: grant.issuedAt + lifetime)
+        let record = RefreshGrant(tenantID: tenant.id, clientID: clientID, userObjectID: user.objectID, username: user.username,
+                                  scope: scope, clientAuthentication: clientAuthentication, issuedAt: issuedAt,
+                                  expiresAt: issuedAt + configuration.tokens.refreshLifetime, policy: policy)
         let now = clock.now()
         state.withLock { $0.refreshTokens.insert(token, record, now: now) }
         return token
@@ -21,7 +27,7 @@ extension IdentityProvider {
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = state.withLock({ $0.refreshTokens[token] }) else { throw .invalidRefreshToken() }
+        guard let record = state.withLock({ $0.refreshTokens[token] }), record.policy == nil else { throw .invalidRefreshToken() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,

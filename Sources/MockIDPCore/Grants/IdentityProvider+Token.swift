@@ -5,8 +5,13 @@ extension IdentityProvider {
     public func token(_ request: TokenRequest, context: RequestContext) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
             let parameters = try TokenParameters(request)
-            let grantType = try parameters.required("grant_type")
             let directory = self.directory
+            switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
+            case .failure(let error): throw error
+            case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, context: context))
+            case .success(nil): break
+            }
+            let grantType = try parameters.required("grant_type")
             guard let authority = Authority(segment: request.tenant, directory: directory) else {
                 throw .tenantNotFound(request.tenant, forDiscovery: false)
             }

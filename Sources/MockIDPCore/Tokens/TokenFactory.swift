@@ -4,7 +4,9 @@ import MockIDPJOSE
 struct TokenFactory {
     let key: SigningKey
     let cloud: Cloud
-    /// `scheme://host` of v2 issuers (`RequestContext.issuerBaseURL`).
+    /// `scheme://host[:port]` the request came to (B2C issuers name it).
+    let baseURL: String
+    /// `scheme://host` of Entra's v2 issuers (`RequestContext.issuerBaseURL`).
     let issuerBaseURL: String
     let lifetime: Int
     let random: RandomSource
@@ -74,7 +76,7 @@ struct TokenFactory {
         return try sign(c, version: version)
     }
 
-    private static func splitName(_ name: String?) -> (given: String?, family: String?) {
+    static func splitName(_ name: String?) -> (given: String?, family: String?) {
         guard let name, let space = name.firstIndex(of: " ") else { return (name, nil) }
         return (String(name[..<space]), String(name[name.index(after: space)...]))
     }
