@@ -8,7 +8,7 @@ import msal
 import pytest
 import requests
 
-from conftest import start_server, stop_server
+from conftest import serving
 from namespace import REPOSITORY
 from test_signin import browser, forms, submit_sign_in
 
@@ -21,13 +21,8 @@ IVAN = "ivan@northwind.onmicrosoft.com"
 
 @pytest.fixture(scope="module")
 def guest_server():
-    s = start_server(extra_args=["--config", os.path.join(REPOSITORY, "config/examples/guest.yaml")])
-    previous = os.environ.get("REQUESTS_CA_BUNDLE")
-    os.environ["REQUESTS_CA_BUNDLE"] = s.ca
-    yield s
-    if previous is not None:
-        os.environ["REQUESTS_CA_BUNDLE"] = previous
-    assert stop_server(s) == 0
+    with serving(os.path.join(REPOSITORY, "config/examples/guest.yaml")) as s:
+        yield s
 
 
 def sign_in(server, client_id, tenant, username):
