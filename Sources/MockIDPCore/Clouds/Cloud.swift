@@ -9,6 +9,7 @@ public enum CloudName: String, Sendable, CaseIterable {
 /// A Microsoft cloud as clients see it: its login hosts and the names its discovery documents carry.
 /// Sources: reference/entra-protocol.md §1.1 "Sovereign clouds" and §2.1 (instance discovery metadata).
 public struct Cloud: Sendable, Equatable {
+    /// The name configuration uses (`cloud:`).
     public var name: CloudName
     /// The host clients are told to use (`preferred_network`).
     public var preferredNetworkHost: String
