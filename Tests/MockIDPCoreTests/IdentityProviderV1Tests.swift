@@ -135,4 +135,22 @@ import Testing
         let id = Fixtures.claims(response.first { $0.name == "id_token" }?.value)
         #expect(id["ver"] == "1.0" && id["nonce"] == "n" && id["upn"] == "alice@contoso.onmicrosoft.com")
     }
+
+    @Test("the v1 device code endpoint takes resource and answers verification_url; ADAL's short grant type is v1 only")
+    func deviceCode() throws {
+        guard case .success(let started) = provider.deviceAuthorization(
+            tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile), (name: "resource", value: "api://contoso-api")],
+            version: .v1, context: Fixtures.context) else { Issue.record("device authorization failed"); return }
+        #expect(started["verification_url"] == "https://localhost:8443/devicelogin" && started["verification_uri"] == nil)
+        guard case .failure(let missing) = provider.deviceAuthorization(
+            tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile)], version: .v1,
+            context: Fixtures.context) else { Issue.record("expected a failure"); return }
+        #expect(missing.aadsts == 900144 && missing.message.contains("'resource'"))
+        let deviceCode = try #require(started["device_code"]?.stringValue)
+        let pending = v1Token([("grant_type", "device_code"), ("client_id", Fixtures.mobile), ("code", deviceCode),
+                               ("resource", "api://contoso-api")])
+        #expect(pending.error?.error == "authorization_pending")
+        let v2 = Fixtures.token(provider, [("grant_type", "device_code"), ("client_id", Fixtures.mobile), ("code", deviceCode)])
+        #expect(v2.error?.error == "unsupported_grant_type")
+    }
 }

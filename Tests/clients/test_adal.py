@@ -1,5 +1,5 @@
 """ADAL Python (the deprecated v1 library, unmodified) against the v1 endpoints: /oauth2/authorize and /oauth2/token
-with `resource`, client credentials with `resource`; every token verified with PyJWT from the published keys. Also
+with `resource`, client credentials with `resource`, the device code flow; every token verified with PyJWT from the published keys. Also
 the same person across ADAL and MSAL, v1 and v2, and apps (the ADAL/MSAL single sign-on rules)."""
 from urllib.parse import parse_qs, urlencode, urlparse
 
@@ -86,6 +86,19 @@ def test_client_credentials_with_resource(server):
     with pytest.raises(adal.AdalError) as unknown:
         context(server).acquire_token_with_client_credentials("https://nothing.example", DAEMON, DAEMON_SECRET)
     assert unknown.value.error_response["error_codes"] == [500011]
+
+
+def test_device_code_through_the_v1_endpoints(server):
+    from test_device_code import device_login
+    ctx = context(server)
+    code = ctx.acquire_user_code(GRAPH, MOBILE)
+    # ADAL reads v1's verification_url (v2 says verification_uri).
+    assert code["verification_url"] == server.url("/devicelogin") and code["user_code"] in code["message"]
+    device_login(server, code["user_code"], "signin", ALICE, "alice-password")
+    token = ctx.acquire_token_with_device_code(GRAPH, code, MOBILE)
+    assert token["userId"] == ALICE and token["resource"] == GRAPH
+    claims = verify_v1(server, token["accessToken"], GRAPH)
+    assert claims["appid"] == MOBILE and claims["scp"] == "User.Read" and claims["ver"] == "1.0"
 
 
 @pytest.mark.filterwarnings("ignore:response_mode='form_post' is recommended")

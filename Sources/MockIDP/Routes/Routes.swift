@@ -83,7 +83,8 @@ struct Routes: Sendable {
                     h.b2cLogout(request, tenant: params["tenant"] ?? "", policy: nil, form: .query) ?? h.logout(request, tenant: params["tenant"] ?? "")
                 }
             case .v2DeviceCode, .v1DeviceCode:
-                add { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "") }
+                let version: ProtocolVersion = endpoint == .v2DeviceCode ? .v2 : .v1
+                add { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "", version: version) }
             case .deviceLogin:
                 add(methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
             }

@@ -78,9 +78,7 @@ extension IdentityProvider {
         if request.version == .v1, let resource = value("resource") {
             // Entra (v1): the code is for `resource`, as v2's `{resource}/.default`; v1 codes always come back with
             // a refresh token. The token request may name another resource (v1 refresh tokens are multi-resource).
-            var name = Substring(resource)
-            while name.hasSuffix("/") { name = name.dropLast() }
-            scope += " offline_access \(name)/.default"
+            scope += " offline_access " + ScopeRequest.v1DefaultScope(resource)
         }
         let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
             ?? homeTenant(of: client, directory: directory)

@@ -22,7 +22,8 @@ extension IdentityProvider {
                 return .success(try password(parameters, request: request, authority: authority, directory: directory, context: context))
             case "authorization_code":
                 return .success(try authorizationCode(parameters, request: request, authority: authority, directory: directory, context: context))
-            case "urn:ietf:params:oauth:grant-type:device_code":
+            // Entra (v1): ADAL polls with the short grant type `device_code`.
+            case "urn:ietf:params:oauth:grant-type:device_code", "device_code" where request.version == .v1:
                 return .success(try deviceCodeGrant(parameters, request: request, authority: authority, directory: directory, context: context))
             case "refresh_token":
                 return .success(try refreshToken(parameters, request: request, authority: authority, directory: directory, context: context))

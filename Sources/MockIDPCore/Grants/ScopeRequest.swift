@@ -21,13 +21,20 @@ struct ScopeRequest: Sendable {
     var wantsIDToken: Bool { v1Resource != nil || openIDScopes.contains("openid") }
     var wantsRefreshToken: Bool { v1Resource != nil || openIDScopes.contains("offline_access") }
 
+    /// The v2 scope that stands for a v1 `resource`: `{resource without trailing slashes}/.default`.
+    static func v1DefaultScope(_ resource: String) -> String {
+        var name = Substring(resource)
+        while name.hasSuffix("/") { name = name.dropLast() }
+        return "\(name)/.default"
+    }
+
     /// A v1 request's `resource` (an identifier URI, an app ID or Graph's URI, with or without a trailing slash):
     /// Entra grants for it what v2 grants for `{resource}/.default`, and names it in `aud` exactly as sent.
     init(v1Resource resource: String, tenant: Tenant, directory: Directory, graphResource: String) throws(OAuthError) {
-        var name = Substring(resource)
-        while name.hasSuffix("/") { name = name.dropLast() }
-        guard !name.isEmpty, !name.contains(" ") else { throw .unknownResource(resource, tenant: tenant.displayName) }
-        try self.init("\(name)/.default", tenant: tenant, directory: directory, graphResource: graphResource)
+        guard !resource.contains(" "), resource.contains(where: { $0 != "/" }) else {
+            throw .unknownResource(resource, tenant: tenant.displayName)
+        }
+        try self.init(Self.v1DefaultScope(resource), tenant: tenant, directory: directory, graphResource: graphResource)
         resourceIdentifier = resource
         v1Resource = resource
     }
