@@ -86,6 +86,18 @@ import Testing
         }
     }
 
+    @Test("the sign-in page of /organizations at a cloud's host offers only that cloud's users")
+    func signInPageAtCloudHost() async throws {
+        try await withServer { idp in
+            let query = "client_id=f8478eca-024f-4bf7-a149-d93360a90d31&response_type=code&redirect_uri=http%3A%2F%2Flocalhost&scope=openid"
+            let gov = try await get(idp, "/organizations/oauth2/v2.0/authorize?" + query, host: "login.microsoftonline.us")
+            #expect(gov.status == 200)
+            #expect(gov.text.contains("grace@contosogov.onmicrosoft.us") && !gov.text.contains("alice@contoso.onmicrosoft.com"))
+            let local = try await HTTP.get(idp.baseURL + "/organizations/oauth2/v2.0/authorize?" + query)
+            #expect(local.text.contains("grace@contosogov.onmicrosoft.us") && local.text.contains("alice@contoso.onmicrosoft.com"))
+        }
+    }
+
     @Test("a neutral host serves every tenant as its own cloud")
     func neutralHost() async throws {
         try await withServer { idp in
