@@ -80,8 +80,9 @@ import Testing
                                                   policyClaim: .tfp))
 
         let sovereign = try ConfigurationLoader.load(paths: [examples + "sovereign.yaml"])
-        #expect(sovereign.tenants.map(\.cloud) == [.usgov, .china])
-        #expect(sovereign.hosts == ["login.microsoftonline.us", "login.partner.microsoftonline.cn"])
+        #expect(sovereign.tenants.map(\.cloud) == [.usgov, .china, .germany])
+        #expect(sovereign.hosts.isEmpty)   // a tenant's cloud brings its hosts
+        #expect(sovereign.servedHostNames.contains("login.microsoftonline.de"))
 
         let guest = try ConfigurationLoader.load(paths: [examples + "guest.yaml"])
         #expect(guest.tenants[1].users[1].homeTenantID == guest.tenants[0].id)

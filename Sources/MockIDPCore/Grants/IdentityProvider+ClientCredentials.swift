@@ -18,6 +18,13 @@ extension IdentityProvider {
                           issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
         let lifetime = configuration.tokens.lifetime
         let token = try tokenFactory(context, tenant: tenant).applicationAccessToken(grant, roles: roles, tenant: tenant)
+        if request.version == .v1, let identifier {
+            var body: JSONObject = ["token_type": "Bearer"]
+            body.merge(v1Lifetimes(issuedAt: grant.issuedAt))
+            body["resource"] = .string(identifier)
+            body["access_token"] = .string(token)
+            return TokenResponse(body: .object(body))
+        }
         // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked.
         return TokenResponse(body: [
             "token_type": "Bearer",
@@ -38,10 +45,12 @@ extension IdentityProvider {
     /// Client credentials take exactly one `{resource}/.default` scope (v2) or a `resource` (v1).
     private func checkApplicationScope(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant,
                                        directory: Directory) throws(OAuthError) -> (APIResource, String?) {
-        guard let scope = v1ResourceScope(parameters, request: request) ?? parameters["scope"] else {
-            throw .missingParameter("scope")
+        let graph = Cloud.named(tenant.cloud).graphResource
+        if request.version == .v1, let resource = parameters["resource"] {
+            let scopes = try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
+            return (scopes.resource, scopes.resourceIdentifier)
         }
-        return try applicationScope(scope, tenant: tenant, directory: directory)
+        return try applicationScope(try parameters.required("scope"), tenant: tenant, directory: directory)
     }
 
     /// v1 requests (ADAL) name an API by `resource`, which stands for `{resource}/.default`; nil otherwise.
@@ -52,10 +61,10 @@ extension IdentityProvider {
 
     /// The API of an app-only scope: exactly one `{resource}/.default`.
     func applicationScope(_ scope: String, tenant: Tenant, directory: Directory) throws(OAuthError) -> (APIResource, String?) {
+        let graph = Cloud.named(tenant.cloud).graphResource
         let parts = scope.split(separator: " ")
         guard parts.count == 1, scope.hasSuffix("/.default") else { throw .clientCredentialsNeedDefaultScope(scope) }
-        let request = try ScopeRequest(scope, tenant: tenant, directory: directory,
-                                       graphResource: Cloud.named(tenant.cloud).graphResource)
-        return (request.resource, request.resourceIdentifier)
+        let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
+        return (scopes.resource, scopes.resourceIdentifier)
     }
 }

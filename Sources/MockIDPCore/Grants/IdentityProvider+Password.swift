@@ -11,8 +11,7 @@ extension IdentityProvider {
             throw .unknownUser(username, tenant: tenant.displayName)
         }
         guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
-        let scopes = try ScopeRequest(try parameters.required("scope"), tenant: tenant, directory: directory,
-                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let scopes = try userScopes(parameters, request: request, stored: nil, tenant: tenant, directory: directory, context: context)
         if user.requireMFA { throw .multiFactorRequired(resource: scopes.resource.displayName) }
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,

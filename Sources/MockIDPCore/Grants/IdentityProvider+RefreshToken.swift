@@ -46,8 +46,8 @@ extension IdentityProvider {
         guard let user = directory.user(record.username, in: tenant), user.objectID == record.userObjectID else {
             throw .refreshTokenUserGone()
         }
-        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
-                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
+                                    context: context)
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,

@@ -4,13 +4,18 @@ import MockIDPJOSE
 struct TokenFactory {
     let key: SigningKey
     let cloud: Cloud
+    /// `scheme://host[:port]` the request came to (B2C issuers name it).
     let baseURL: String
+    /// `scheme://host` of Entra's v2 issuers (`RequestContext.issuerBaseURL`).
+    let issuerBaseURL: String
     let lifetime: Int
     let random: RandomSource
+    /// For guests' home accounts.
+    let directory: Directory
 
     // MARK: issuers
 
-    func v2Issuer(tenantID: String) -> String { "\(baseURL)/\(tenantID)/v2.0" }
+    func v2Issuer(tenantID: String) -> String { "\(issuerBaseURL)/\(tenantID)/v2.0" }
     func v1Issuer(tenantID: String) -> String { "https://\(cloud.v1IssuerHost)/\(tenantID)/" }
 
     // MARK: signing
@@ -62,8 +67,9 @@ struct TokenFactory {
                                  overriding: JSONObject = [:]) throws(OAuthError) -> String {
         c["tid"] = .string(tenant.id)
         if version == 1 {
-            c["unique_name"] = .string(user.username)
-            c["upn"] = .string(user.username)
+            c["unique_name"] = .string(signInName(user, tenant: tenant))
+            // Entra: a guest's tokens carry no `upn` (their UPN in the inviting tenant is the `#EXT#` name).
+            if user.homeTenantID == nil { c["upn"] = .string(user.username) }
         }
         c["uti"] = .string(tokenIdentifier())
         c["ver"] = .string(version == 2 ? "2.0" : "1.0")
@@ -77,10 +83,25 @@ struct TokenFactory {
         return (String(name[..<space]), String(name[name.index(after: space)...]))
     }
 
-    /// `client_info`: base64url (no padding) of `{"uid": oid, "utid": home tenant}` (§3.6).
-    static func clientInfo(user: User, tenant: Tenant) -> String {
-        let info: JSONValue = ["uid": .string(user.objectID), "utid": .string(user.homeTenantID ?? tenant.id)]
+    /// `client_info`: base64url (no padding) of `{"uid", "utid"}`, the user's object and tenant at home (§3.6):
+    /// a guest gets the same `home_account_id` in every tenant that invited them as at home.
+    func clientInfo(user: User, tenant: Tenant) -> String {
+        let home = directory.homeAccount(of: user, in: tenant)
+        let info: JSONValue = ["uid": .string(home.objectID), "utid": .string(home.tenantID)]
         return Base64URL.encode(info.serialized())
+    }
+
+    /// The name the user signs in with: a member's username, a guest's name at home. It is `preferred_username`
+    /// (v2) and `unique_name` (v1), the same from both endpoints and in every app.
+    func signInName(_ user: User, tenant: Tenant) -> String {
+        user.homeTenantID == nil ? user.username : directory.homeAccount(of: user, in: tenant).username
+    }
+
+    /// Entra: `idp` names a guest's home tenant as its v1 issuer, and a guest's tokens carry `email` when known.
+    private func guestClaims(_ c: inout JSONObject, user: User) {
+        guard let home = user.homeTenantID else { return }
+        c["idp"] = .string("https://\(cloud.v1IssuerHost)/\(home.lowercased())/")
+        if let email = user.email { c["email"] = .string(email) }
     }
 
     // MARK: ID token
@@ -98,7 +119,7 @@ struct TokenFactory {
         c["aio"] = .string(opaque(48))
         if let nonce = grant.nonce { c["nonce"] = .string(nonce) }
         c.merge(extra)
-        if let home = user.homeTenantID { c["idp"] = .string("https://\(cloud.v1IssuerHost)/\(home)/") }
+        guestClaims(&c, user: user)
         if version == 2 {
             if scopes.contains("email"), let email = user.email { c["email"] = .string(email) }
             if let groups = nonEmpty(user.groups) { c["groups"] = groups }
@@ -112,7 +133,7 @@ struct TokenFactory {
         }
         c["oid"] = .string(user.objectID)
         if version == 2, scopes.contains("profile") || scopes.isEmpty {
-            c["preferred_username"] = .string(user.username)
+            c["preferred_username"] = .string(signInName(user, tenant: tenant))
         }
         c["rh"] = .string("0." + opaque(40) + ".")
         let roles = user.roles.filter { grant.client.appRoles.contains($0) }
@@ -129,8 +150,7 @@ struct TokenFactory {
         guard let scopes = grant.scopes else { preconditionFailure("user tokens always come with a scope request") }
         let resource = scopes.resource
         let version = resource.accessTokenVersion
-        var scp = scopes.isDefault ? defaultDelegatedScopes(client: grant.client, resource: resource) : scopes.apiScopes
-        if scp.isEmpty { scp = scopes.requested.filter { $0 != "offline_access" } }
+        let scp = delegatedScopes(grant)
         var c = header(audience: audience(resource: resource, identifier: scopes.resourceIdentifier, version: version),
                        tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
         if version == 1 { c["acr"] = "1" }
@@ -147,10 +167,10 @@ struct TokenFactory {
             c["azpacr"] = .string(grant.clientAuthentication)
         }
         if let groups = nonEmpty(user.groups) { c["groups"] = groups }
-        if let home = user.homeTenantID { c["idp"] = .string("https://\(cloud.v1IssuerHost)/\(home)/") }
+        guestClaims(&c, user: user)
         if let name = user.name { c["name"] = .string(name) }
         c["oid"] = .string(user.objectID)
-        if version == 2 { c["preferred_username"] = .string(user.username) }
+        if version == 2 { c["preferred_username"] = .string(signInName(user, tenant: tenant)) }
         c["rh"] = .string("0." + opaque(40) + ".")
         let roles = user.roles.filter { resource.definesRole($0) }
         if case .app = resource, let r = nonEmpty(roles) { c["roles"] = r }
@@ -194,6 +214,15 @@ struct TokenFactory {
         if version == 2 { return resource.clientID }
         if let identifier { return identifier }
         return resource.clientID
+    }
+
+    /// The delegated scopes a user token grants (`scp`): for `.default` (and a v1 `resource`), every scope the
+    /// client holds on the API; otherwise the scopes asked for.
+    func delegatedScopes(_ grant: Grant) -> [String] {
+        guard let scopes = grant.scopes else { return [] }
+        var scp = scopes.isDefault ? defaultDelegatedScopes(client: grant.client, resource: scopes.resource) : scopes.apiScopes
+        if scp.isEmpty { scp = scopes.requested.filter { $0 != "offline_access" } }
+        return scp
     }
 
     private func defaultDelegatedScopes(client: Application, resource: APIResource) -> [String] {
