@@ -15,7 +15,7 @@ import requests
 from authlib.integrations.requests_client import OAuth2Session
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from conftest import start_server, stop_server
+from conftest import serving
 from test_browser import CHROMEDRIVER, CHROMIUM, new_browser, shot
 from test_signin import forms, sign_in_form
 
@@ -37,13 +37,8 @@ needs_chromium = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="chr
 
 @pytest.fixture(scope="module")
 def b2c():
-    s = start_server(["--config", CONFIG])
-    previous = os.environ.get("REQUESTS_CA_BUNDLE")
-    os.environ["REQUESTS_CA_BUNDLE"] = s.ca
-    yield s
-    if previous is not None:
-        os.environ["REQUESTS_CA_BUNDLE"] = previous
-    assert stop_server(s) == 0
+    with serving(CONFIG) as s:
+        yield s
 
 
 class Catcher(BaseHTTPRequestHandler):

@@ -78,7 +78,7 @@ extension EndpointHandlers {
             ("error", error.error),
             ("error_description", "\(error.codeAndMessage)\r\nTrace ID: \(trace)\r\nCorrelation ID: \(correlation)\r\nTimestamp: \(EntraTime.timestamp(provider.clock.now()))"),
         ]
-        if let code = error.aadsts { p.append(("error_uri", "https://login.microsoftonline.com/error?code=\(code)")) }
+        if let code = error.aadsts { p.append(("error_uri", "https://\(errorHost(context))/error?code=\(code)")) }
         if let state { p.append(("state", state)) }
         p.append(("trace_id", trace))
         p.append(("correlation_id", correlation))

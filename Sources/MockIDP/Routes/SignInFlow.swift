@@ -45,7 +45,7 @@ struct SignInFlow {
             return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: true)
         default:
             if validated.client.headlessSignIn, let hint = validated.loginHint,
-               let entry = provider.pickableUsers(tenantSegment: validated.tenantSegment)
+               let entry = provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope)
                    .first(where: { $0.user.username.lowercased() == hint.lowercased() }) {
                 // The app's headlessSignIn setting: login_hint names the user, no page is shown (for CI).
                 let now = provider.clock.now()
@@ -136,7 +136,7 @@ struct SignInFlow {
     func signInPage(username: String?, error: String?, offerSessionAccounts: Bool) -> HTTPResponse {
         let signedIn = Set(provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).map { $0.account.username.lowercased() })
         var tiles: [[String: Any]] = []
-        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment).enumerated() {
+        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope).enumerated() {
             let isSignedIn = signedIn.contains(entry.user.username.lowercased())
             if !offerSessionAccounts, !isSignedIn, validated.prompt == "login" { continue }
             tiles.append(["index": index, "username": entry.user.username, "name": entry.user.name ?? entry.user.username,

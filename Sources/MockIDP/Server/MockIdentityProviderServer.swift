@@ -53,8 +53,8 @@ public final class MockIdentityProviderServer: Sendable {
     /// The local CA clients must trust, as PEM (nil with `--no-tls`).
     public var caCertificatePath: String? { options.tls ? stateDirectory.caCertificatePath : nil }
 
-    /// The names the TLS certificate must carry: loopback, the listen address, the `--public-url` host, configured
-    /// hosts and cloud hosts.
+    /// The names the TLS certificate must carry: loopback, the listen address, the `--public-url` host and every
+    /// host the configuration serves (`IdentityProviderConfiguration.servedHostNames`).
     static func certificateNames(configuration: IdentityProviderConfiguration, options: ServerOptions) -> (dns: [String], ip: [String]) {
         var dns = ["localhost"]
         var ip = ["127.0.0.1", "::1"]
@@ -69,15 +69,7 @@ public final class MockIdentityProviderServer: Sendable {
         add(options.host)
         // Clients reach a server behind `--public-url` by that name (a compose service, a proxy): TLS must hold for it.
         if let publicURL = options.publicURL { add(HostHeader.hostName(of: publicURL).filter { $0 != "[" && $0 != "]" }) }
-        configuration.hosts.forEach(add)
-        for tenant in configuration.tenants where tenant.cloud != .public || tenant.b2c != nil {
-            let cloud = Cloud.named(tenant.cloud)
-            cloud.aliases.forEach(add)
-            if tenant.b2c != nil {
-                let label = tenant.primaryDomain.split(separator: ".").first.map(String.init) ?? tenant.id
-                add("\(label).\(cloud.b2cHostSuffix)")
-            }
-        }
+        configuration.servedHostNames.forEach(add)
         return (dns, ip)
     }
 }

@@ -46,6 +46,8 @@ public struct ValidatedAuthorization: Sendable {
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
     public var includeClientInfo: Bool
+    /// The endpoint's version: `/oauth2/authorize` (v1) issues v1 ID tokens.
+    public var version: ProtocolVersion = .v2
     /// The B2C tenant and policy, for a B2C request.
     public var b2c: B2CAuthority? = nil
 }

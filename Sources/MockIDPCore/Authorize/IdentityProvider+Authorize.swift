@@ -74,7 +74,12 @@ extension IdentityProvider {
         if let requestedMode, ResponseMode(rawValue: requestedMode) == nil { return fail(.unsupportedResponseMode(requestedMode)) }
         if fallbackMode == .query, types != ["code"] { return fail(.unsupportedResponseMode("query")) }
 
-        guard let scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { return fail(.missingParameter("scope")) }
+        guard var scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { return fail(.missingParameter("scope")) }
+        if request.version == .v1, let resource = value("resource") {
+            // Entra (v1): the code is for `resource`, as v2's `{resource}/.default`; v1 codes always come back with
+            // a refresh token. The token request may name another resource (v1 refresh tokens are multi-resource).
+            scope += " offline_access " + ScopeRequest.v1DefaultScope(resource)
+        }
         let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
             ?? homeTenant(of: client, directory: directory)
         if let b2c {
@@ -118,7 +123,7 @@ extension IdentityProvider {
             responseTypes: types, responseMode: fallbackMode, scope: scope, state: state, nonce: value("nonce"),
             prompt: prompt, loginHint: value("login_hint"), domainHint: value("domain_hint"), maxAge: maxAge,
             codeChallenge: challenge, codeChallengeMethod: challenge == nil ? nil : method,
-            includeClientInfo: value("client_info") == "1"))
+            includeClientInfo: value("client_info") == "1", version: request.version))
     }
 
     /// The user signed in (by the page or the browser session): issues what `response_type` asked for and returns
@@ -126,6 +131,7 @@ extension IdentityProvider {
     /// `session_state`). Hybrid ID tokens carry `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
     public func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
                           newUser: Bool = false, context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
+        if let refusal = checkHost(serves: tenant, context: context) { return .failure(refusal) }
         var response: [(name: String, value: String)] = []
         var code: String?
         if request.responseTypes.contains("code") {
@@ -168,7 +174,7 @@ extension IdentityProvider {
                     var extra = JSONObject()
                     if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
                     if let accessToken { extra["at_hash"] = .string(Self.halfHash(accessToken)) }
-                    let version = 2
+                    let version = request.version == .v1 ? 1 : 2
                     response.append(("id_token", try factory.idToken(grant, user: user, tenant: tenant, version: version, extra: extra)))
                 }
             } catch {
@@ -176,7 +182,7 @@ extension IdentityProvider {
             }
         }
         if request.includeClientInfo {
-            let info = request.b2c.map { TokenFactory.b2cClientInfo(user: user, authority: $0) } ?? TokenFactory.clientInfo(user: user, tenant: tenant)
+            let info = request.b2c.map { TokenFactory.b2cClientInfo(user: user, authority: $0) } ?? tokenFactory(context, tenant: tenant).clientInfo(user: user, tenant: tenant)
             response.append(("client_info", info))
         }
         if let state = request.state { response.append(("state", state)) }

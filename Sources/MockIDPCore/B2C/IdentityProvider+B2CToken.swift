@@ -25,7 +25,7 @@ extension IdentityProvider {
         guard let record = state.withLock({ $0.authorizationCodes[code] }), let policy = record.policy,
               record.tenantID == authority.tenant.id else { throw .invalidAuthorizationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
-                                                       directory: directory, requireCredential: true)
+                                                       directory: directory, context: context, requireCredential: true)
         guard !record.redeemed else { throw .codeAlreadyRedeemed() }
         guard client.clientID == record.clientID else { throw .codeIssuedToAnotherClient() }
         guard clock.now() < record.expiresAt else { throw .codeExpired() }
@@ -53,7 +53,7 @@ extension IdentityProvider {
         guard let record = state.withLock({ $0.refreshTokens[token] }), record.policy != nil,
               record.tenantID == authority.tenant.id else { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
-                                                       directory: directory, requireCredential: true)
+                                                       directory: directory, context: context, requireCredential: true)
         guard client.clientID == record.clientID else { throw .refreshTokenForOtherClient() }
         let now = clock.now()
         guard now < record.expiresAt else {

@@ -67,12 +67,6 @@ extension OAuthError {
                    status: 401, reason: "a public client sent a client secret or assertion")
     }
 
-    public static func unsupportedClientAssertion() -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 700027,
-                   message: "Client assertion failed signature validation.",
-                   status: 401, reason: "client assertions are not accepted for this app (no certificate registered)")
-    }
-
     public static func invalidPassword() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 50126,
                    message: "Error validating credentials due to invalid username or password.",

@@ -19,6 +19,8 @@ public struct OAuthError: Error, Sendable, Equatable {
     public var mayRedirect: Bool
     /// Why the request was rejected, in words a test author understands (for logs and `/_mockidp/requests`).
     public var reason: String
+    /// Entra's `error_additional_info` (e.g. `["client_mismatch"]` for a family refresh token), when present.
+    public var additionalInfo: [String]? = nil
     /// What the error is about (a parameter name, scope, redirect URI, client ID or grant type), so that the
     /// B2C dialect can word the same error its own way (`OAuthError+B2C.swift`).
     public var subject: String?
@@ -63,6 +65,7 @@ public struct OAuthError: Error, Sendable, Equatable {
         if let aadsts { body["error_uri"] = .string("https://\(errorHost)/error?code=\(aadsts)") }
         if let suberror { body["suberror"] = .string(suberror) }
         if let claims { body["claims"] = .string(claims) }
+        if let additionalInfo { body["error_additional_info"] = .array(additionalInfo.map { .string($0) }) }
         return .object(body)
     }
 }
