@@ -17,25 +17,43 @@ struct Routes: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let logger = handlers.logger
         let start = ContinuousClock.now
-        let response = router.respond(to: request)
+        var response = router.respond(to: request)
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         // Only method, path (never the query: it may hold codes or hints), status and time.
         logger.info("\(request.method) \(request.path) \(response.status.rawValue) \(String(format3(ms)))ms")
+        let status = response.status.rawValue
+        if status >= 400, response.rejectionReason == nil {
+            response.rejectionReason = status == 405 ? "\(request.path) does not accept \(request.method) (allowed: \(response.headers["Allow"] ?? "none"))"
+                : "the server answered \(status)"
+        }
+        // Successful control calls and health checks stay out of the log, so it shows the requests under test.
+        let isControl = request.path.lowercased().hasPrefix(ControlCall.prefix)
+        if !isControl || response.rejectionReason != nil {
+            handlers.requestLog.record(RequestLog.Entry(method: request.method, path: request.path, status: status,
+                                                        reason: response.rejectionReason))
+        }
         return response
     }
 
     private static func makeRouter(_ h: EndpointHandlers) -> Router {
         var router = Router(notFound: { request in
-            EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+            var r = EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+            r.rejectionReason = "no endpoint at \(request.path)"
+            return r
         })
         let provider = h.provider
+        EndpointHandlers.addControlRoutes(to: &router, h)
+        // Every endpoint's handler runs behind the faults registered for it.
+        func add(_ endpoint: Endpoint, _ template: String, methods: Set<String>? = nil, _ handler: @escaping Router.Handler) {
+            router.add(template, methods: methods) { request, params in h.applyingFaults(endpoint, request, params, handler) }
+        }
         for (endpoint, template) in EndpointTable.paths {
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
                 let version: ProtocolVersion = endpoint == .v2Discovery || endpoint == .v2Keys ? .v2 : .v1
                 let isKeySet = endpoint == .v2Keys || endpoint == .v1Keys
-                router.add(template, methods: ["GET", "HEAD"]) { request, params in
+                add(endpoint, template, methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     let tenant = params["tenant"] ?? ""
                     return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
@@ -45,32 +63,32 @@ struct Routes: Sendable {
                 }
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
-                router.add(template) { request, params in h.token(request, tenant: params["tenant"] ?? "", version: version) }
+                add(endpoint, template) { request, params in h.token(request, tenant: params["tenant"] ?? "", version: version) }
             case .userInfo:
-                router.add(template, methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
+                add(endpoint, template, methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
             case .instanceDiscovery:
-                router.add(template, methods: ["GET", "HEAD"]) { request, _ in
+                add(endpoint, template, methods: ["GET", "HEAD"]) { request, _ in
                     let context = h.context(request)
                     let served = h.servedHosts(context)
                     return h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
                                                                 servedHosts: served, context: context), context: context)
                 }
             case .userRealm:
-                router.add(template, methods: ["GET", "HEAD"]) { request, params in
+                add(endpoint, template, methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     return HTTPResponse.json(provider.userRealm(username: params["username"] ?? "", context: context).serialized())
                 }
             case .health:
-                router.add(template, methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
+                add(endpoint, template, methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
             case .v2Authorize, .v1Authorize:
                 let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
-                router.add(template, methods: ["GET", "POST"]) { request, params in h.authorize(request, tenant: params["tenant"] ?? "", version: version) }
+                add(endpoint, template, methods: ["GET", "POST"]) { request, params in h.authorize(request, tenant: params["tenant"] ?? "", version: version) }
             case .v2Logout, .v1Logout:
-                router.add(template, methods: ["GET", "POST"]) { request, params in h.logout(request, tenant: params["tenant"] ?? "") }
+                add(endpoint, template, methods: ["GET", "POST"]) { request, params in h.logout(request, tenant: params["tenant"] ?? "") }
             case .v2DeviceCode, .v1DeviceCode:
-                router.add(template) { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "") }
+                add(endpoint, template) { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "") }
             case .deviceLogin:
-                router.add(template, methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
+                add(endpoint, template, methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
             }
         }
         return router
@@ -83,6 +101,8 @@ struct EndpointHandlers: Sendable {
     let options: ServerOptions
     let logger: Logger
     let documents = DocumentCache()
+    /// The recent requests, for `GET /_mockidp/requests`.
+    let requestLog = RequestLog()
     let pages: Pages = {
         do { return try Pages() } catch { preconditionFailure("the compiled-in templates parse: \(error)") }
     }()
@@ -203,6 +223,7 @@ struct EndpointHandlers: Sendable {
         r.headers["Pragma"] = "no-cache"
         r.headers["x-ms-request-id"] = trace
         if error.status >= 400 { logger.debug("rejected: \(error.reason)") }
+        r.rejectionReason = error.reason
         return r
     }
 

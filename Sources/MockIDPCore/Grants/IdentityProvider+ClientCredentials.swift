@@ -21,7 +21,7 @@ extension IdentityProvider {
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
                           issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
         let lifetime = configuration.tokens.lifetime
-        let token = try tokenFactory(context, tenant: tenant).applicationAccessToken(grant, roles: roles, tenant: tenant)
+        let token = try tokenFactory(context, tenant: tenant, clientID: client.clientID, username: nil).applicationAccessToken(grant, roles: roles, tenant: tenant)
         // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked.
         return TokenResponse(body: [
             "token_type": "Bearer",

@@ -13,7 +13,11 @@ extension IdentityProvider {
         guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
         let scopes = try ScopeRequest(try parameters.required("scope"), tenant: tenant, directory: directory,
                                       graphResource: cloud(for: context, tenant: tenant).graphResource)
-        if user.requireMFA { throw .multiFactorRequired(resource: scopes.resource.displayName) }
+        // Entra: ROPC cannot do MFA at all; mockidp lets a request whose `claims` ask for MFA stand for a user
+        // who answered the challenge, so a test can play the whole challenge round trip (README).
+        if user.requireMFA, !(context.claims?.asksForMultiFactor ?? false) {
+            throw .multiFactorRequired(resource: scopes.resource.displayName)
+        }
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: clock.now(), authenticationMethods: ["pwd"], nonce: nil,

@@ -6,6 +6,11 @@ extension IdentityProvider {
         do throws(OAuthError) {
             let parameters = try TokenParameters(request)
             let grantType = try parameters.required("grant_type")
+            var context = context
+            if let claims = parameters["claims"] {
+                guard let parsed = ClaimsRequest(json: claims) else { throw .invalidClaimsParameter() }
+                context.claims = parsed
+            }
             let directory = self.directory
             guard let authority = Authority(segment: request.tenant, directory: directory) else {
                 throw .tenantNotFound(request.tenant, forDiscovery: false)
@@ -93,7 +98,7 @@ extension IdentityProvider {
     func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, context: RequestContext,
                            version: ProtocolVersion) throws(OAuthError) -> TokenResponse {
         guard let scopes = grant.scopes else { preconditionFailure("user grants carry scopes") }
-        let factory = tokenFactory(context, tenant: tenant)
+        let factory = tokenFactory(context, tenant: tenant, clientID: grant.client.clientID, username: user.username)
         let lifetime = configuration.tokens.lifetime
         var body = JSONObject()
         body["token_type"] = "Bearer"

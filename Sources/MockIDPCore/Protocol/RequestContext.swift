@@ -6,6 +6,8 @@ public struct RequestContext: Sendable {
     public var host: String
     /// The client's `client-request-id`, echoed as `correlation_id`.
     public var correlationID: String?
+    /// The request's `claims` parameter (set by the token endpoint): decides `amr`/`acrs` and which challenges it answers.
+    public var claims: ClaimsRequest?
 
     public init(baseURL: String, host: String, correlationID: String? = nil) {
         self.baseURL = baseURL
