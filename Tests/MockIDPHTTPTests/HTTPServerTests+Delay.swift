@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 
 /// Responses with a `delay`: sent later from a suspended connection, never by a waiting worker thread.
-@Suite struct HTTPServerDelayTests {
-    static func start(threads: Int, rejections: (@Sendable (HTTPRejection) -> Void)? = nil) throws -> (HTTPServer, UInt16) {
+extension HTTPServerTests {
+    static func startDelaying(threads: Int, rejections: (@Sendable (HTTPRejection) -> Void)? = nil) throws -> (HTTPServer, UInt16) {
         var router = Router()
         router.add("/slow") { _, _ in
             var r = HTTPResponse.text("late\n")
@@ -25,7 +25,7 @@ import Testing
 
     @Test("delayed responses on more connections than worker threads leave the others answered at once; keep-alive survives")
     func delayedResponses() throws {
-        let (server, port) = try Self.start(threads: 1)
+        let (server, port) = try Self.startDelaying(threads: 1)
         defer { server.stop() }
         let start = Date()
         let slow = try (0..<4).map { _ in try RawHTTPClient(port: port) }
@@ -47,7 +47,7 @@ import Testing
 
     @Test("stopping with suspended connections neither crashes nor hangs")
     func stopWhileSuspended() throws {
-        let (server, port) = try Self.start(threads: 2)
+        let (server, port) = try Self.startDelaying(threads: 2)
         let clients = try (0..<3).map { _ in try RawHTTPClient(port: port) }
         for client in clients { try client.send("GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n") }
         usleep(100_000)
@@ -56,7 +56,7 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 2)
         // A second server still works afterwards: the process is healthy, and late timers found nothing to resume.
         usleep(900_000)
-        let (again, port2) = try Self.start(threads: 1)
+        let (again, port2) = try Self.startDelaying(threads: 1)
         defer { again.stop() }
         let c = try RawHTTPClient(port: port2)
         try c.send("GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n")
@@ -64,9 +64,9 @@ import Testing
     }
 
     @Test("requests the HTTP layer refuses itself are reported with a reason and without the query")
-    func rejections() throws {
+    func httpLayerRejections() throws {
         let seen = Mutex<[HTTPRejection]>([])
-        let (server, port) = try Self.start(threads: 1) { r in seen.withLock { $0.append(r) } }
+        let (server, port) = try Self.startDelaying(threads: 1) { r in seen.withLock { $0.append(r) } }
         defer { server.stop() }
         let client = try RawHTTPClient(port: port)
         try client.send("POST /fast?code=secret HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2000\r\n\r\n" + String(repeating: "a", count: 2000))
