@@ -318,7 +318,7 @@ import Testing
 
     // MARK: clock
 
-    @Test("clock moves token, refresh token and device code expiry")
+    @Test("clock moves token, refresh token, authorization code and device code expiry")
     func clock() async throws {
         try await Self.withServer { base in
             let tokens = try await Self.password(base)
@@ -326,6 +326,17 @@ import Testing
             let rt = try #require(tokens.json["refresh_token"]?.stringValue)
             let device = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/v2.0/devicecode", [("client_id", Self.mobile), ("scope", "openid")])
             let deviceCode = try #require(device.json["device_code"]?.stringValue)
+            // An app that signs in without a page (added through the control API) gives an authorization code.
+            let ci = "2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a"
+            let added = try await Self.control(base, "tenants/\(Self.contoso)/apps", #"{"clientId": "\#(ci)", "type": "public", "redirectUris": ["http://localhost"], "headlessSignIn": true}"#)
+            #expect(added.status == 201, "\(added.text)")
+            func code() async throws -> String {
+                let signIn = try await HTTP.fresh("\(base)/\(Self.contoso)/oauth2/v2.0/authorize?client_id=\(ci)&response_type=code&redirect_uri=http%3A%2F%2Flocalhost&scope=openid&login_hint=alice%40contoso.onmicrosoft.com")
+                let location = try #require(signIn.header("Location"), "\(signIn.status) \(signIn.text)")
+                let items = URLComponents(string: location)?.queryItems ?? []
+                return try #require(items.first { $0.name == "code" }?.value, "\(location)")
+            }
+            let staleCode = try await code()
 
             let moved = try await Self.control(base, "clock", #"{"advance": 3601}"#)
             #expect(moved.status == 200 && moved.json["offset"] == 3601)
@@ -336,6 +347,13 @@ import Testing
             let poll = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/v2.0/token", [
                 ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("client_id", Self.mobile), ("device_code", deviceCode)])
             #expect(poll.json["error"] == "expired_token", "\(poll.text)")
+            let redeem = { (c: String) in
+                try await Self.token(base, [("grant_type", "authorization_code"), ("client_id", ci), ("code", c),
+                                            ("redirect_uri", "http://localhost"), ("scope", "openid")])
+            }
+            let stale = try await redeem(staleCode)
+            #expect(stale.status == 400 && stale.json["error"] == "invalid_grant", "\(stale.text)")
+            #expect(try await redeem(try await code()).status == 200, "a code issued after the move still works")
             let fresh = try await Self.password(base)
             #expect(try Self.claims(fresh.json["access_token"]?.stringValue)["iat"]?.intValue.map { abs($0 - now) < 5 } == true)
 
