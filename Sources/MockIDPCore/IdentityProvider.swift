@@ -61,14 +61,35 @@ public final class IdentityProvider: Sendable {
     /// Every published signing key, the active one first.
     public var signingKeys: [SigningKey] { state.withLock { $0.keys } }
 
-    /// The cloud a request speaks as: the one whose login host it came to, else the tenant's own.
+    /// The cloud a request speaks as: the one whose login (or B2C) host it came to, else the tenant's own.
     func cloud(for context: RequestContext, tenant: Tenant?) -> Cloud {
-        Cloud.forHost(context.host) ?? tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
+        switch context.hostScope {
+        case .login(let cloud), .b2c(let cloud): cloud
+        case .neutral: tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
+        }
     }
 
-    func tokenFactory(_ context: RequestContext, tenant: Tenant?) -> TokenFactory {
+    /// Entra's AADSTS90002 when the tenant segment of a request names a configured tenant that the request's host
+    /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
+    /// Unknown names are left to the endpoint, which reports them in its own way.
+    public func hostRefusal(tenantSegment: String, context: RequestContext, forDiscovery: Bool) -> OAuthError? {
+        guard context.hostScope != .neutral, let tenant = directory.tenant(tenantSegment) else { return nil }
+        return checkHost(serves: tenant, context: context, named: tenantSegment, forDiscovery: forDiscovery)
+    }
+
+    /// AADSTS90002 when `tenant` is not served on the request's host.
+    func checkHost(serves tenant: Tenant, context: RequestContext, named: String? = nil, forDiscovery: Bool = false) -> OAuthError? {
+        guard !context.hostScope.serves(tenant) else { return nil }
+        var error = OAuthError.tenantNotFound(named ?? tenant.id, forDiscovery: forDiscovery)
+        error.reason = context.hostScope.refusal(of: tenant, host: context.host)
+        return error
+    }
+
+    func tokenFactory(_ context: RequestContext, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
         TokenFactory(key: activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
-                     lifetime: configuration.tokens.lifetime, random: random, claimsRequest: context.claims)
+                     issuerBaseURL: context.issuerBaseURL,
+                     lifetime: lifetime ?? configuration.tokens.lifetime, random: random, directory: directory,
+                     claimsRequest: context.claims)
     }
 
     /// A factory for one token response of `clientID` (and `username`), carrying the control API's extra claims

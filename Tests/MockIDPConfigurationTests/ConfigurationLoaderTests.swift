@@ -80,8 +80,9 @@ import Testing
                                                   policyClaim: .tfp))
 
         let sovereign = try ConfigurationLoader.load(paths: [examples + "sovereign.yaml"])
-        #expect(sovereign.tenants.map(\.cloud) == [.usgov, .china])
-        #expect(sovereign.hosts == ["login.microsoftonline.us", "login.partner.microsoftonline.cn"])
+        #expect(sovereign.tenants.map(\.cloud) == [.usgov, .china, .germany])
+        #expect(sovereign.hosts.isEmpty)   // a tenant's cloud brings its hosts
+        #expect(sovereign.servedHostNames.contains("login.microsoftonline.de"))
 
         let guest = try ConfigurationLoader.load(paths: [examples + "guest.yaml"])
         #expect(guest.tenants[1].users[1].homeTenantID == guest.tenants[0].id)
@@ -89,6 +90,10 @@ import Testing
         let multiTenant = try ConfigurationLoader.load(paths: [examples + "multi-tenant.yaml"])
         #expect(multiTenant.tenants[0].apps[0].multiTenant)
         #expect(multiTenant.tenants[1].apps[0].apiPermissions[0] == APIPermission(resource: "api://woodgrove-orders", values: ["Orders.Read"]))
+
+        let family = try ConfigurationLoader.load(paths: [examples + "on-behalf-of.yaml"])
+        #expect(family.tenants[0].apps.filter(\.foci).map(\.name) == ["Contoso Mail", "Contoso Calendar"])
+        #expect(family.tenants[0].apps[0].apiPermissions.map(\.resource) == ["https://graph.microsoft.com", "api://contoso-downstream"])
     }
 
     @Test("JSON loads to the same configuration as the equivalent YAML")
@@ -179,6 +184,22 @@ import Testing
         let parsed = try ConfigurationLoader.parse(text: try String(contentsOfFile: path, encoding: .utf8),
                                                    fileName: "daemon.yaml", baseDirectory: directory.path)
         #expect(parsed == configuration)
+    }
+
+    @Test("a certificate file whose PEM block is not an X.509 certificate is a problem on its line")
+    func unreadableCertificate() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("broken.pem", "-----BEGIN CERTIFICATE-----\nMIIBbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n")
+        let path = try directory.write("app.yaml", """
+        tenants:
+          - id: 6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11
+            apps:
+              - clientId: 9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d
+                certificates: [broken.pem]
+        """)
+        let problems = ConfigurationFixtures.loadProblems([path])
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("\(path):5: tenants[0].apps[0].certificates[0]: certificate 'broken.pem' is not a readable X.509 certificate") == true, "\(problems)")
     }
 
     @Test("a certificate that is missing or not a PEM certificate is a problem on its line")

@@ -57,6 +57,24 @@ import Testing
         ])
     }
 
+    @Test("only public clients can be in the family of client IDs")
+    func familyOfClientIDs() {
+        #expect(problems("""
+        tenants:
+          - id: 6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11
+            apps:
+              - clientId: 3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c
+                type: public
+                foci: true
+              - clientId: 9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d
+                secret: s3cr3t
+                foci: true
+              - clientId: 7c2d9e4f-1b3a-4c5d-8e6f-a0b1c2d3e4f5
+                type: spa
+                foci: false
+        """) == ["test.yaml:9: tenants[0].apps[1].foci: only public clients can be in the family of client IDs (foci); this app is confidential"])
+    }
+
     @Test("a public client cannot hold certificates")
     func publicClientCertificates() throws {
         let directory = try TemporaryDirectory()

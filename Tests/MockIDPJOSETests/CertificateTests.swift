@@ -64,9 +64,10 @@ import Testing
     func validity() throws {
         let chain = try Self.chain.get()
         let now = self.now
-        #expect(abs(chain.server.notBefore - (now - 3_600)) <= 5)
-        #expect(abs(chain.server.notAfter - (now + 397 * 86_400)) <= 5)
-        #expect(abs(chain.ca.notAfter - (now + 3_650 * 86_400)) <= 5)
+        // The chain is made once per test process, possibly well before this test runs on a loaded machine.
+        #expect(abs(chain.server.notBefore - (now - 3_600)) <= 120)
+        #expect(abs(chain.server.notAfter - (now + 397 * 86_400)) <= 120)
+        #expect(abs(chain.ca.notAfter - (now + 3_650 * 86_400)) <= 120)
     }
 
     @Test("an issuer key that does not match the issuer certificate is refused")

@@ -3,6 +3,7 @@
 The binary path comes from MOCKIDP_BINARY (set by scripts/test); each server gets its own temporary state
 directory, listens on a free port, and is found through --ready-file, as a user's CI would do it.
 """
+import contextlib
 import os
 import shutil
 import signal
@@ -83,6 +84,24 @@ def stop_server(server):
     return code
 
 
+@contextlib.contextmanager
+def serving(*configs):
+    """A server for one module's own configuration files: trusted through REQUESTS_CA_BUNDLE while it runs (MSAL's
+    requests session reads it), then stopped, the previous CA trusted again."""
+    extra = []
+    for config in configs:
+        extra += ["--config", config]
+    s = start_server(extra)
+    previous = os.environ.get("REQUESTS_CA_BUNDLE")
+    os.environ["REQUESTS_CA_BUNDLE"] = s.ca
+    try:
+        yield s
+    finally:
+        if previous is not None:
+            os.environ["REQUESTS_CA_BUNDLE"] = previous
+        assert stop_server(s) == 0
+
+
 @pytest.fixture(scope="session")
 def server():
     s = start_server()
@@ -91,13 +110,18 @@ def server():
     assert stop_server(s) == 0
 
 
+def own_session(server):
+    """A session trusting only `server`'s CA: REQUESTS_CA_BUNDLE (set for the shared server) would override verify=
+    for a server with its own CA."""
+    s = requests.Session()
+    s.trust_env = False
+    s.verify = server.ca
+    return s
+
+
 @pytest.fixture
 def session(server):
     sess = requests.Session()
     sess.verify = server.ca
     return sess
 
-
-def can_bind_443():
-    """Port 443 needs root (CI runs as root, so these tests never skip there)."""
-    return os.geteuid() == 0

@@ -8,8 +8,8 @@ from conftest import ALICE, ALICE_OID, CONTOSO, MOBILE
 from test_signin import forms
 
 
-def device_login(server, user_code, action, username=None, password=None):
-    b = requests.Session()
+def device_login(server, user_code, action, username=None, password=None, browser=None):
+    b = browser or requests.Session()
     b.verify = server.ca
     entry = b.get(server.url("/devicelogin"))
     form = forms(entry.text)[0]

@@ -6,9 +6,8 @@ from urllib.parse import parse_qs, urlparse
 
 import jwt
 import pytest
-import requests
 
-from conftest import ALICE, ALICE_OID, CONTOSO, start_server, stop_server
+from conftest import ALICE, ALICE_OID, CONTOSO, own_session as session, start_server, stop_server
 
 CI_APP = "8a7b6c5d-4e3f-4a1b-9c2d-3e4f5a6b7c8d"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -20,14 +19,6 @@ def ci_server():
                                  "--config", os.path.join(ROOT, "config/examples/headless-ci.yaml")])
     yield s
     assert stop_server(s) == 0
-
-
-def session(server):
-    # REQUESTS_CA_BUNDLE (set for the shared server) would override verify=: this server has its own CA.
-    b = requests.Session()
-    b.trust_env = False
-    b.verify = server.ca
-    return b
 
 
 def authorize(server, **params):

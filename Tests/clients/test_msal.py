@@ -1,11 +1,9 @@
 """MSAL Python, unmodified, against mockidp over real TLS."""
-import os
-
 import msal
 import pytest
 
-from conftest import (ALICE, ALICE_OID, API, CONTOSO, CONTOSO_DOMAIN, DAEMON, DAEMON_SECRET, MOBILE, can_bind_443,
-                      start_server, stop_server)
+from conftest import ALICE, ALICE_OID, API, CONTOSO, CONTOSO_DOMAIN, DAEMON, DAEMON_SECRET, MOBILE
+from namespace import run_at_real_hosts
 
 
 def test_client_credentials_with_a_secret(server):
@@ -46,22 +44,18 @@ def test_unknown_tenant_fails_discovery(server):
             instance_discovery=False)
 
 
-@pytest.fixture(scope="module")
-def server_with_443():
-    if not can_bind_443():
-        pytest.skip("port 443 cannot be bound here (run as root, as CI does)")
-    s = start_server(ports=("0", "443"))
-    previous = os.environ.get("REQUESTS_CA_BUNDLE")
-    os.environ["REQUESTS_CA_BUNDLE"] = s.ca
-    yield s
-    if previous is not None:
-        os.environ["REQUESTS_CA_BUNDLE"] = previous
-    assert stop_server(s) == 0
+# MSAL's username/password flow always asks https://<host>:443/common/userrealm/... first, whatever the
+# authority's port. These run in a private network namespace (namespace.py), where mockidp listens on a free
+# port and on 443 without colliding with anything on the machine's own port 443.
+def test_username_password_then_silent_refresh_from_cache():
+    run_at_real_hosts(__file__, "username_password_then_silent_refresh_from_cache", hosts=[], ports=("0", "443"))
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_username_password_then_silent_refresh_from_cache(server_with_443):
-    server = server_with_443
+def test_username_password_errors_are_entras():
+    run_at_real_hosts(__file__, "username_password_errors_are_entras", hosts=[], ports=("0", "443"))
+
+
+def username_password_then_silent_refresh_from_cache(server):
     app = msal.PublicClientApplication(MOBILE, authority=server.url("/organizations"), instance_discovery=False)
     result = app.acquire_token_by_username_password(ALICE, "alice-password", scopes=["User.Read"])
     assert "access_token" in result, result
@@ -88,9 +82,7 @@ def test_username_password_then_silent_refresh_from_cache(server_with_443):
     assert log.count("POST /organizations/oauth2/v2.0/token 200") >= 2
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_username_password_errors_are_entras(server_with_443):
-    server = server_with_443
+def username_password_errors_are_entras(server):
     app = msal.PublicClientApplication(MOBILE, authority=server.url("/" + CONTOSO), instance_discovery=False)
     wrong = app.acquire_token_by_username_password(ALICE, "wrong", scopes=["User.Read"])
     assert wrong["error"] == "invalid_grant" and wrong["error_codes"] == [50126]

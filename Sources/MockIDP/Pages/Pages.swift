@@ -10,6 +10,7 @@ struct Pages: Sendable {
             "consent": PackageResources.consent_mustache, "error": PackageResources.error_mustache,
             "form_post": PackageResources.form_post_mustache, "signedout": PackageResources.signedout_mustache,
             "devicecode": PackageResources.devicecode_mustache, "message": PackageResources.message_mustache,
+            "b2c_signin": PackageResources.b2c_signin_mustache, "b2c_selfasserted": PackageResources.b2c_selfasserted_mustache,
         ]
         var templates: [String: MustacheTemplate] = [:]
         for (name, bytes) in sources { templates[name] = try MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)) }

@@ -8,9 +8,11 @@ extension EndpointHandlers {
     static let sessionCookie = "mockidp_session"
     static let formCookie = "mockidp_form"
     /// Form fields this server's own pages add; they never reach the protocol checks.
-    static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "username", "password", "consent"]
+    static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "username", "password", "consent",
+                                          "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname"]
 
-    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
+    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
+                   policyForm: B2CPolicyForm = .path) -> HTTPResponse {
         let context = self.context(request)
         guard request.method == "GET" || request.method == "POST" else {
             return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "GET, POST"])
@@ -23,7 +25,11 @@ extension EndpointHandlers {
         }
         let submitted = Dictionary(parameters.filter { Self.pageFields.contains($0.name) }, uniquingKeysWith: { a, _ in a })
         let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
-        switch provider.checkAuthorization(AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)) {
+        // The `?p=` form: the policy travels as a parameter (in the query, or the form our pages post).
+        let policy = policy ?? (version == .v2 ? parameters.first(where: { $0.name == "p" })?.value : nil)
+        let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters,
+                                           policy: policy, policyForm: policyForm)
+        switch provider.checkAuthorization(checked) {
         case .errorPage(let error):
             return errorPage(error, context: context)
         case .redirectError(let error, let uri, let mode, let state):
@@ -32,13 +38,15 @@ extension EndpointHandlers {
             let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
             let flow = SignInFlow(handlers: self, request: request, context: context, validated: validated,
                                   hidden: protocolParameters, cookies: cookies)
+            // B2C's user flows have their own pages.
+            let b2cFlow = validated.b2c.map { _ in B2CSignInFlow(base: flow) }
             if let action = submitted["mockidp_action"] {
                 guard let token = submitted["mockidp_form_token"], let expected = cookies[Self.formCookie], token == expected else {
                     return errorPage(.formTokenMismatch(), context: context)
                 }
-                return flow.submit(action: action, fields: submitted)
+                return b2cFlow?.submit(action: action, fields: submitted) ?? flow.submit(action: action, fields: submitted)
             }
-            return flow.start()
+            return b2cFlow?.start() ?? flow.start()
         }
     }
 
@@ -59,11 +67,20 @@ extension EndpointHandlers {
     func errorParameters(_ error: OAuthError, state: String?, context: RequestContext) -> [(name: String, value: String)] {
         let trace = provider.newGUID(), correlation = context.correlationID ?? provider.newGUID()
         logger.debug("rejected: \(error.reason)")
+        if error.aadsts == nil, error.b2cCode != nil {
+            // B2C: the code and message, then correlation ID and timestamp, each line ended by \r\n.
+            var p: [(name: String, value: String)] = [
+                ("error", error.error),
+                ("error_description", "\(error.codeAndMessage)\r\nCorrelation ID: \(correlation)\r\nTimestamp: \(EntraTime.timestamp(provider.clock.now()))\r\n"),
+            ]
+            if let state { p.append(("state", state)) }
+            return p
+        }
         var p: [(name: String, value: String)] = [
             ("error", error.error),
             ("error_description", "\(error.codeAndMessage)\r\nTrace ID: \(trace)\r\nCorrelation ID: \(correlation)\r\nTimestamp: \(EntraTime.timestamp(provider.clock.now()))"),
         ]
-        if let code = error.aadsts { p.append(("error_uri", "https://login.microsoftonline.com/error?code=\(code)")) }
+        if let code = error.aadsts { p.append(("error_uri", "https://\(errorHost(context))/error?code=\(code)")) }
         if let state { p.append(("state", state)) }
         p.append(("trace_id", trace))
         p.append(("correlation_id", correlation))

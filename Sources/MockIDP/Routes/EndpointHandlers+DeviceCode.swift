@@ -4,14 +4,14 @@ import MockIDPHTTP
 /// The device code flow over HTTP: the device authorization endpoint and the `/devicelogin` page where the user
 /// enters the code and signs in (RFC 8628; reference/entra-protocol.md §3.4).
 extension EndpointHandlers {
-    func deviceCode(_ request: HTTPRequest, tenant: String) -> HTTPResponse {
+    func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
         let context = self.context(request)
         guard request.method == "POST" else { return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context) }
         let parameters: [(name: String, value: String)]
         do { parameters = try URLEncodedForm.decode(request.body) } catch {
             return oauthError(.malformedRequest(error.description), context: context)
         }
-        return json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, context: context), context: context)
+        return json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, version: version, context: context), context: context)
     }
 
     func deviceLogin(_ request: HTTPRequest) -> HTTPResponse {

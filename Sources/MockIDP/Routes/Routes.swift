@@ -44,18 +44,24 @@ struct Routes: Sendable {
         })
         let provider = h.provider
         EndpointHandlers.addControlRoutes(to: &router, h)
-        // Every endpoint's handler runs behind the faults registered for it.
-        func add(_ endpoint: Endpoint, _ template: String, methods: Set<String>? = nil, _ handler: @escaping Router.Handler) {
-            router.add(template, methods: methods) { request, params in h.applyingFaults(endpoint, request, params, handler) }
-        }
         for (endpoint, template) in EndpointTable.paths {
+            func add(methods: Set<String>? = nil, _ handler: @escaping Router.Handler) {
+                router.add(template, methods: methods, h.guardingHost(template: template,
+                                                                      discovery: [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys].contains(endpoint),
+                                                                      browser: [.v2Authorize, .v1Authorize, .v2Logout, .v1Logout].contains(endpoint),
+                                                                      h.applyingFaults(FaultSite(endpoint), handler)))
+            }
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
                 let version: ProtocolVersion = endpoint == .v2Discovery || endpoint == .v2Keys ? .v2 : .v1
                 let isKeySet = endpoint == .v2Keys || endpoint == .v1Keys
-                add(endpoint, template, methods: ["GET", "HEAD"]) { request, params in
+                add(methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     let tenant = params["tenant"] ?? ""
+                    if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant,
+                                                               policy: request.queryValue("p"), form: .query) {
+                        return b2c
+                    }
                     return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
                         isKeySet ? provider.keySet(tenant: tenant, version: version, context: context)
                             : provider.openIDConfiguration(tenant: tenant, version: version, context: context)
@@ -63,35 +69,64 @@ struct Routes: Sendable {
                 }
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
-                add(endpoint, template) { request, params in h.token(request, tenant: params["tenant"] ?? "", version: version) }
+                add { request, params in
+                    h.token(request, tenant: params["tenant"] ?? "", version: version, policy: request.queryValue("p"), policyForm: .query)
+                }
             case .userInfo:
-                add(endpoint, template, methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
+                add(methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
             case .instanceDiscovery:
-                add(endpoint, template, methods: ["GET", "HEAD"]) { request, _ in
+                add(methods: ["GET", "HEAD"]) { request, _ in
                     let context = h.context(request)
                     let served = h.servedHosts(context)
                     return h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
                                                                 servedHosts: served, context: context), context: context)
                 }
             case .userRealm:
-                add(endpoint, template, methods: ["GET", "HEAD"]) { request, params in
+                add(methods: ["GET", "HEAD"]) { request, params in
                     let context = h.context(request)
                     return HTTPResponse.json(provider.userRealm(username: params["username"] ?? "", context: context).serialized())
                 }
             case .health:
-                add(endpoint, template, methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
+                add(methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
             case .v2Authorize, .v1Authorize:
                 let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
-                add(endpoint, template, methods: ["GET", "POST"]) { request, params in h.authorize(request, tenant: params["tenant"] ?? "", version: version) }
+                add(methods: ["GET", "POST"]) { request, params in
+                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, policy: nil, policyForm: .query)
+                }
             case .v2Logout, .v1Logout:
-                add(endpoint, template, methods: ["GET", "POST"]) { request, params in h.logout(request, tenant: params["tenant"] ?? "") }
+                add(methods: ["GET", "POST"]) { request, params in
+                    h.b2cLogout(request, tenant: params["tenant"] ?? "", policy: nil, form: .query) ?? h.logout(request, tenant: params["tenant"] ?? "")
+                }
             case .v2DeviceCode, .v1DeviceCode:
-                add(endpoint, template) { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "") }
+                let version: ProtocolVersion = endpoint == .v2DeviceCode ? .v2 : .v1
+                add { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "", version: version) }
             case .deviceLogin:
-                add(endpoint, template, methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
+                add(methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
             }
         }
+        addB2CRoutes(to: &router, h)
         return router
+    }
+
+    /// The B2C dialect's routes: each row of `B2CEndpointTable` (the `?p=` form rides on the routes above).
+    private static func addB2CRoutes(to router: inout Router, _ h: EndpointHandlers) {
+        for (endpoint, template) in B2CEndpointTable.paths {
+            let methods: Set<String>? = endpoint == .token ? nil : (endpoint == .discovery || endpoint == .keys ? ["GET", "HEAD"] : ["GET", "POST"])
+            let handler: Router.Handler = { request, params in
+                let tenant = params["tenant"] ?? "", policy = params["policy"] ?? ""
+                switch endpoint {
+                case .discovery, .keys:
+                    return h.b2cDocument(endpoint, request, tenant: tenant, policy: policy, form: .path)
+                        ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
+                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
+                case .token: return h.token(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
+                case .logout: return h.b2cLogout(request, tenant: tenant, policy: policy, form: .path) ?? h.logout(request, tenant: tenant)
+                }
+            }
+            router.add(template, methods: methods, h.guardingHost(template: template, discovery: endpoint == .discovery || endpoint == .keys,
+                                                                  browser: endpoint == .authorize || endpoint == .logout,
+                                                                  h.applyingFaults(FaultSite(endpoint), handler)))
+        }
     }
 }
 
@@ -130,7 +165,8 @@ struct EndpointHandlers: Sendable {
 
     // MARK: token
 
-    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
+    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
+               policyForm: B2CPolicyForm = .path) -> HTTPResponse {
         let context = self.context(request)
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
@@ -148,7 +184,8 @@ struct EndpointHandlers: Sendable {
             return oauthError(.malformedRequest(error.description), context: context)
         }
         let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
-                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
+                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]),
+                                        policy: policy, policyForm: policyForm)
         switch provider.token(tokenRequest, context: context) {
         case .success(let response):
             var r = HTTPResponse.json(response.body.serialized())
@@ -200,11 +237,34 @@ struct EndpointHandlers: Sendable {
         return RequestContext(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host), correlationID: correlation)
     }
 
-    /// Host names this server answers for: loopback, the listen address, the request's host, configured hosts.
+    /// Host names this server answers for: loopback, the listen address, the request's host, and what the
+    /// configuration serves (its `hosts`, its tenants' cloud hosts, its B2C tenants' `*.b2clogin.*` hosts).
     func servedHosts(_ context: RequestContext) -> Set<String> {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", context.host, options.host.lowercased()]
-        for h in provider.configuration.hosts { hosts.insert(h.lowercased()) }
+        hosts.formUnion(provider.configuration.servedHostNames)
         return hosts
+    }
+
+    /// Wraps the handler of a `{tenant}` route: when the request's host does not serve the tenant it names (a cloud's
+    /// login host and a tenant of another cloud), Entra's AADSTS90002 answers before the endpoint runs: as JSON,
+    /// or as the error page on the endpoints a browser visits.
+    /// `discovery`: the error is `invalid_tenant` (discovery documents and key sets); `browser`: the error page.
+    func guardingHost(template: String, discovery: Bool, browser: Bool, _ handler: @escaping Router.Handler) -> Router.Handler {
+        guard template.contains("{tenant}") else { return handler }
+        return { request, parameters in
+            let context = self.context(request)
+            if context.hostScope != .neutral,
+               let refusal = provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context, forDiscovery: discovery) {
+                return browser ? errorPage(refusal, context: context) : oauthError(refusal, context: context)
+            }
+            return handler(request, parameters)
+        }
+    }
+
+    /// The host of `error_uri`: the cloud's login host the request came to, else the public cloud's.
+    func errorHost(_ context: RequestContext) -> String {
+        if case .login(let cloud) = context.hostScope { return cloud.issuerHost }
+        return Cloud.publicCloud.issuerHost
     }
 
     func json(_ result: Result<JSONValue, OAuthError>, context: RequestContext) -> HTTPResponse {
@@ -217,7 +277,7 @@ struct EndpointHandlers: Sendable {
     func oauthError(_ error: OAuthError, context: RequestContext) -> HTTPResponse {
         let trace = provider.newGUID()
         let body = error.responseBody(traceID: trace, correlationID: context.correlationID ?? provider.newGUID(),
-                                      timestamp: EntraTime.timestamp(provider.clock.now()))
+                                      timestamp: EntraTime.timestamp(provider.clock.now()), errorHost: errorHost(context))
         var r = HTTPResponse.json(body.serialized(), status: HTTPStatus(rawValue: error.status))
         r.headers["Cache-Control"] = "no-store, no-cache"
         r.headers["Pragma"] = "no-cache"

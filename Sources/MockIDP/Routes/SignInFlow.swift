@@ -44,7 +44,7 @@ struct SignInFlow {
             return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: true)
         default:
             if validated.client.headlessSignIn, let hint = validated.loginHint,
-               let entry = provider.pickableUsers(tenantSegment: validated.tenantSegment)
+               let entry = provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope)
                    .first(where: { $0.user.username.lowercased() == hint.lowercased() }) {
                 // The app's headlessSignIn setting: login_hint names the user, no page is shown (for CI).
                 let now = provider.clock.now()
@@ -100,11 +100,12 @@ struct SignInFlow {
     }
 
     /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
-    func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false) -> HTTPResponse {
+    func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false,
+                  newUser: Bool = false) -> HTTPResponse {
         let session = sessionID ?? provider.newSessionID()
         let parameters: [(name: String, value: String)]
         switch provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
-                                  sessionID: GUID.derived(from: "session:\(session)"), context: context) {
+                                  sessionID: GUID.derived(from: "session:\(session)"), newUser: newUser, context: context) {
         case .success(let p): parameters = p
         case .failure(let error):
             return handlers.deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
@@ -121,7 +122,7 @@ struct SignInFlow {
 
     private var action: String { request.path }
 
-    private func page(_ template: String, _ context: [String: Any], extraHidden: [(name: String, value: String)] = [],
+    func page(_ template: String, _ context: [String: Any], extraHidden: [(name: String, value: String)] = [],
                       newSession: String? = nil) -> HTTPResponse {
         // form_post delivers to the redirect URI from a page of ours; the policy must allow that target.
         let formTarget = validated.redirectURI.hasPrefix("http") ? validated.redirectURI : ""
@@ -132,7 +133,7 @@ struct SignInFlow {
     func signInPage(username: String?, error: String?, offerSessionAccounts: Bool) -> HTTPResponse {
         let signedIn = Set(provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).map { $0.account.username.lowercased() })
         var tiles: [[String: Any]] = []
-        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment).enumerated() {
+        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope).enumerated() {
             let isSignedIn = signedIn.contains(entry.user.username.lowercased())
             if !offerSessionAccounts, !isSignedIn, validated.prompt == "login" { continue }
             tiles.append(["index": index, "username": entry.user.username, "name": entry.user.name ?? entry.user.username,

@@ -56,7 +56,8 @@ public final class MockIdentityProviderServer: Sendable {
     /// The local CA clients must trust, as PEM (nil with `--no-tls`).
     public var caCertificatePath: String? { options.tls ? stateDirectory.caCertificatePath : nil }
 
-    /// The names the TLS certificate must carry: loopback, the listen address, configured hosts and cloud hosts.
+    /// The names the TLS certificate must carry: loopback, the listen address and every host the configuration
+    /// serves (`IdentityProviderConfiguration.servedHostNames`).
     static func certificateNames(configuration: IdentityProviderConfiguration, options: ServerOptions) -> (dns: [String], ip: [String]) {
         var dns = ["localhost"]
         var ip = ["127.0.0.1", "::1"]
@@ -69,15 +70,7 @@ public final class MockIdentityProviderServer: Sendable {
             }
         }
         add(options.host)
-        configuration.hosts.forEach(add)
-        for tenant in configuration.tenants where tenant.cloud != .public || tenant.b2c != nil {
-            let cloud = Cloud.named(tenant.cloud)
-            cloud.aliases.forEach(add)
-            if tenant.b2c != nil {
-                let label = tenant.primaryDomain.split(separator: ".").first.map(String.init) ?? tenant.id
-                add("\(label).\(cloud.b2cHostSuffix)")
-            }
-        }
+        configuration.servedHostNames.forEach(add)
         return (dns, ip)
     }
 }

@@ -59,8 +59,9 @@ public struct StateDirectory: Sendable {
         }
     }
 
-    /// The token-signing key: loaded, or generated (RSA-2048 with a self-signed certificate) and saved.
-    func signingKey() throws(StateDirectoryError) -> SigningKey {
+    /// The token-signing key: loaded, or generated (RSA-2048 with a self-signed certificate) and saved, so that
+    /// `serve` and `token` on the same directory sign with the same key.
+    public func signingKey() throws(StateDirectoryError) -> SigningKey {
         try ensureExists()
         if let keyPEM = read(File.signingKey), let certPEM = read(File.signingCertificate) {
             do {

@@ -209,6 +209,10 @@ struct ConfigurationDecoder {
             entry.app.accessTokenVersion = integer(node, at: fields.origin(of: "accessTokenVersion"), in: 1...2, reason: "must be 1 or 2")
         }
         if let node = fields.value("multiTenant") { entry.app.multiTenant = bool(node, at: fields.origin(of: "multiTenant")) ?? false }
+        if let node = fields.value("foci"), bool(node, at: fields.origin(of: "foci")) == true {
+            entry.app.foci = true
+            entry.fociOrigin = fields.origin(of: "foci")
+        }
         for key in ["enableIdTokenIssuance", "enableAccessTokenIssuance", "headlessSignIn", "requirePkce"] {
             guard let node = fields.value(key) else { continue }
             let value = bool(node, at: fields.origin(of: key)) ?? false

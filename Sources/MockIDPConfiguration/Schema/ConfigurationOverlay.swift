@@ -52,6 +52,8 @@ struct ApplicationEntry {
     var typeOrigin: Origin?
     var secretOrigin: Origin?
     var certificatesOrigin: Origin?
+    /// Where `foci: true` was written (only public clients may be in the family).
+    var fociOrigin: Origin?
     /// Parallel to `app.redirectURIs`.
     var redirectURIOrigins: [Origin] = []
     /// Parallel to `app.identifierURIs`.

@@ -8,7 +8,7 @@ enum ConfigurationSchema {
                            "homeTenant"]
     static let appKeys = ["clientId", "name", "type", "secret", "certificates", "redirectUris", "identifierUris",
                           "scopes", "appRoles", "apiPermissions", "accessTokenVersion", "multiTenant",
-                          "enableIdTokenIssuance", "enableAccessTokenIssuance", "headlessSignIn", "requirePkce"]
+                          "enableIdTokenIssuance", "enableAccessTokenIssuance", "headlessSignIn", "requirePkce", "foci"]
 
     /// Token lifetimes: at least a minute (a code at least a second), at most ten years.
     static let lifetimeRange = 60...315_360_000

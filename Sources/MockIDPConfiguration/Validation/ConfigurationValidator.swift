@@ -116,6 +116,10 @@ struct ConfigurationValidator {
     /// A credential where the client type allows one, and one where it needs one.
     private mutating func checkCredentials(of entry: ApplicationEntry) {
         let type = entry.app.type
+        // Entra: the family of client IDs is made of public (mobile and desktop) clients.
+        if type != .public, let origin = entry.fociOrigin {
+            report(origin, "only public clients can be in the family of client IDs (foci); this app is \(type.rawValue)")
+        }
         if type == .confidential {
             if entry.secretOrigin == nil && entry.certificatesOrigin == nil, let origin = entry.typeOrigin {
                 report(origin, "a confidential client needs a secret or a certificate")

@@ -84,6 +84,7 @@ public enum ConfigurationWriter {
         if app.enableAccessTokenIssuance { out.line(fields + "enableAccessTokenIssuance: true") }
         if app.headlessSignIn { out.line(fields + "headlessSignIn: true") }
         if app.requirePKCE { out.line(fields + "requirePkce: true") }
+        if app.foci { out.line(fields + "foci: true") }
     }
 }
 

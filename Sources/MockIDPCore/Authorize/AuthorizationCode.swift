@@ -13,6 +13,10 @@ struct AuthorizationCode: Sendable {
     var maxAgeRequested: Bool
     var expiresAt: Int
     var redeemed = false
+    /// The B2C policy that issued the code (nil for Entra codes); B2C codes are redeemed at that policy only.
+    var policy: String? = nil
+    /// The code ends a sign-up: its tokens say `newUser: true`.
+    var newUser = false
 }
 
 extension AuthorizationCode: Expiring {}

@@ -4,9 +4,15 @@ public struct AuthorizationRequest: Sendable {
     public var tenant: String
     public var version: ProtocolVersion
     public var parameters: [(name: String, value: String)]
+    /// The B2C policy named in the path or by `p`, and how.
+    public var policy: String?
+    public var policyForm: B2CPolicyForm
 
-    public init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)]) {
+    public init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
+                policy: String? = nil, policyForm: B2CPolicyForm = .path) {
         self.tenant = tenant
+        self.policy = policy
+        self.policyForm = policyForm
         self.version = version
         self.parameters = parameters
     }
@@ -40,6 +46,10 @@ public struct ValidatedAuthorization: Sendable {
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
     public var includeClientInfo: Bool
+    /// The endpoint's version: `/oauth2/authorize` (v1) issues v1 ID tokens.
+    public var version: ProtocolVersion = .v2
+    /// The B2C tenant and policy, for a B2C request.
+    public var b2c: B2CAuthority? = nil
 }
 
 /// What the authorize endpoint does with a request.

@@ -4,6 +4,26 @@ extension IdentityProvider {
     /// Checks an authorize request in Entra's order (reference/entra-protocol.md §7): until the client and its
     /// redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
     public func checkAuthorization(_ request: AuthorizationRequest) -> AuthorizationDecision {
+        let b2c: B2CAuthority?
+        switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
+        case .failure(let error): return .errorPage(error)
+        case .success(let authority): b2c = authority
+        }
+        let decision = checkAuthorizationSteps(request, b2c: b2c)
+        guard let b2c else { return decision }
+        // B2C: the same checks, B2C's codes.
+        let clientID = request.parameters.first { $0.name == "client_id" }?.value
+        switch decision {
+        case .errorPage(let error): return .errorPage(error.inB2CDialect(clientID: clientID, tenant: b2c.tenantSegment))
+        case .redirectError(let error, let uri, let mode, let state):
+            return .redirectError(error.inB2CDialect(clientID: clientID, tenant: b2c.tenantSegment), redirectURI: uri, mode: mode, state: state)
+        case .signIn(var validated):
+            validated.b2c = b2c
+            return .signIn(validated)
+        }
+    }
+
+    private func checkAuthorizationSteps(_ request: AuthorizationRequest, b2c: B2CAuthority?) -> AuthorizationDecision {
         var values: [String: String] = [:]
         for (name, value) in request.parameters {
             guard values[name] == nil else { return .errorPage(.duplicateParameter(name)) }
@@ -54,10 +74,17 @@ extension IdentityProvider {
         if let requestedMode, ResponseMode(rawValue: requestedMode) == nil { return fail(.unsupportedResponseMode(requestedMode)) }
         if fallbackMode == .query, types != ["code"] { return fail(.unsupportedResponseMode("query")) }
 
-        guard let scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { return fail(.missingParameter("scope")) }
+        guard var scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { return fail(.missingParameter("scope")) }
+        if request.version == .v1, let resource = value("resource") {
+            // Entra (v1): the code is for `resource`, as v2's `{resource}/.default`; v1 codes always come back with
+            // a refresh token. The token request may name another resource (v1 refresh tokens are multi-resource).
+            scope += " offline_access " + ScopeRequest.v1DefaultScope(resource)
+        }
         let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
             ?? homeTenant(of: client, directory: directory)
-        if let scopeTenant {
+        if let b2c {
+            do { _ = try B2CScopeRequest(scope, client: client, tenant: b2c.tenant, directory: directory) } catch { return fail(error) }
+        } else if let scopeTenant {
             do { _ = try ScopeRequest(scope, tenant: scopeTenant, directory: directory,
                                       graphResource: Cloud.named(scopeTenant.cloud).graphResource) } catch { return fail(error) }
         }
@@ -96,14 +123,15 @@ extension IdentityProvider {
             responseTypes: types, responseMode: fallbackMode, scope: scope, state: state, nonce: value("nonce"),
             prompt: prompt, loginHint: value("login_hint"), domainHint: value("domain_hint"), maxAge: maxAge,
             codeChallenge: challenge, codeChallengeMethod: challenge == nil ? nil : method,
-            includeClientInfo: value("client_info") == "1"))
+            includeClientInfo: value("client_info") == "1", version: request.version))
     }
 
     /// The user signed in (by the page or the browser session): issues what `response_type` asked for and returns
     /// the parameters of the response in Entra's order (`code`, `access_token`…, `id_token`, `client_info`, `state`,
     /// `session_state`). Hybrid ID tokens carry `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
     public func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
-                          context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
+                          newUser: Bool = false, context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
+        if let refusal = checkHost(serves: tenant, context: context) { return .failure(refusal) }
         var response: [(name: String, value: String)] = []
         var code: String?
         if request.responseTypes.contains("code") {
@@ -113,13 +141,20 @@ extension IdentityProvider {
                 userObjectID: user.objectID, username: user.username, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, codeChallengeMethod: request.codeChallengeMethod,
                 authTime: authTime, maxAgeRequested: request.maxAge != nil,
-                expiresAt: clock.now() + configuration.tokens.codeLifetime)
+                expiresAt: clock.now() + configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser)
             let now = clock.now()
             state.withLock { $0.authorizationCodes.insert(issued, record, now: now) }
             response.append(("code", issued))
             code = issued
         }
-        if request.responseTypes.contains("token") || request.responseTypes.contains("id_token") {
+        if let b2c = request.b2c, request.responseTypes.contains("token") || request.responseTypes.contains("id_token") {
+            do throws(OAuthError) {
+                response += try b2cImplicitTokens(request, b2c: b2c, user: user, authTime: authTime, code: code,
+                                                  newUser: newUser, context: context)
+            } catch {
+                return .failure(error)
+            }
+        } else if request.responseTypes.contains("token") || request.responseTypes.contains("id_token") {
             do throws(OAuthError) {
                 let scopes = try ScopeRequest(request.scope, tenant: tenant, directory: directory,
                                               graphResource: cloud(for: context, tenant: tenant).graphResource)
@@ -139,14 +174,17 @@ extension IdentityProvider {
                     var extra = JSONObject()
                     if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
                     if let accessToken { extra["at_hash"] = .string(Self.halfHash(accessToken)) }
-                    let version = 2
+                    let version = request.version == .v1 ? 1 : 2
                     response.append(("id_token", try factory.idToken(grant, user: user, tenant: tenant, version: version, extra: extra)))
                 }
             } catch {
                 return .failure(error)
             }
         }
-        if request.includeClientInfo { response.append(("client_info", TokenFactory.clientInfo(user: user, tenant: tenant))) }
+        if request.includeClientInfo {
+            let info = request.b2c.map { TokenFactory.b2cClientInfo(user: user, authority: $0) } ?? tokenFactory(context, tenant: tenant).clientInfo(user: user, tenant: tenant)
+            response.append(("client_info", info))
+        }
         if let state = request.state { response.append(("state", state)) }
         response.append(("session_state", sessionID))
         return .success(response)

@@ -15,20 +15,28 @@ extension IdentityProvider {
     /// User codes avoid letters and digits that are easily confused.
     static let userCodeAlphabet = Array("BCDFGHJKLMNPQRSTVWXZ23456789")
 
-    /// `/{tenant}/oauth2/v2.0/devicecode`: starts a device code flow (RFC 8628 §3.2).
+    /// `/{tenant}/oauth2/v2.0/devicecode`: starts a device code flow (RFC 8628 §3.2). The v1 endpoint
+    /// (`/oauth2/devicecode`, ADAL) takes `resource` and answers `verification_url` instead of `verification_uri`.
     public func deviceAuthorization(tenant segment: String, parameters: [(name: String, value: String)],
-                                    context: RequestContext) -> Result<JSONValue, OAuthError> {
+                                    version: ProtocolVersion = .v2, context: RequestContext) -> Result<JSONValue, OAuthError> {
         do throws(OAuthError) {
             let p = try TokenParameters(TokenRequest(tenant: segment, parameters: parameters))
             let directory = self.directory
             guard let authority = Authority(segment: segment, directory: directory) else {
                 throw .tenantNotFound(segment, forDiscovery: false)
             }
+            // B2C has no device code flow (its metadata has no device_authorization_endpoint, §1.3).
+            if case .failure(let error) = b2cAuthority(tenantSegment: segment, policy: nil, form: .path) { throw error }
             let clientID = try p.required("client_id")
             guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
                 throw .unknownClient(clientID, tenant: segment)
             }
-            let scope = try p.required("scope")
+            let scope: String
+            if version == .v1, let resource = p["resource"] {
+                scope = "openid offline_access " + ScopeRequest.v1DefaultScope(resource)
+            } else {
+                scope = try p.required(version == .v1 ? "resource" : "scope")
+            }
             if let tenant = authority.specificTenant ?? homeTenant(of: client, directory: directory) {
                 _ = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: Cloud.named(tenant.cloud).graphResource)
             }
@@ -40,8 +48,10 @@ extension IdentityProvider {
                                              lastPoll: nil, status: .pending)
             state.withLock { $0.deviceCodes.insert(deviceCode: deviceCode, record, now: now) }
             let verification = EndpointTable.url(.deviceLogin, baseURL: context.baseURL)
+            // Entra (v1): ADAL reads `verification_url` (reference §4.1).
             return .success([
-                "user_code": .string(userCode), "device_code": .string(deviceCode), "verification_uri": .string(verification),
+                "user_code": .string(userCode), "device_code": .string(deviceCode),
+                version == .v1 ? "verification_url" : "verification_uri": .string(verification),
                 "expires_in": .int(Self.deviceCodeLifetime), "interval": .int(Self.deviceCodeInterval),
                 "message": .string("To sign in, use a web browser to open the page \(verification) and enter the code \(userCode) to authenticate."),
             ])
@@ -107,11 +117,11 @@ extension IdentityProvider {
         }
         guard case .approved(let objectID, let username, let tenantID) = record.status,
               let tenant = directory.tenant(tenantID) else { throw .badVerificationCode() }
-        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory,
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory, context: context,
                                                        requireCredential: true)
         guard let user = directory.user(username, in: tenant), user.objectID == objectID else { throw .refreshTokenUserGone() }
-        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
-                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
+                                    context: context)
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
                           applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")

@@ -47,11 +47,13 @@ extension IdentityProvider {
     public func endSession(_ sessionID: String) { state.withLock { $0.sessions[sessionID] = nil } }
 
     /// Users the sign-in page offers to pick from: the tenant's, or every tenant's for common/organizations.
-    public func pickableUsers(tenantSegment: String) -> [(user: User, tenant: Tenant)] {
+    /// At a cloud's host (`hostScope`), common/organizations offer only that cloud's users.
+    public func pickableUsers(tenantSegment: String, hostScope: HostScope = .neutral) -> [(user: User, tenant: Tenant)] {
         let directory = self.directory
         switch Authority(segment: tenantSegment, directory: directory) {
         case .tenant(let t): return t.users.map { ($0, t) }
-        case .common, .organizations: return directory.configuration.tenants.flatMap { t in t.users.map { ($0, t) } }
+        case .common, .organizations:
+            return directory.configuration.tenants.filter(hostScope.serves).flatMap { t in t.users.map { ($0, t) } }
         case .consumers: return directory.tenant(Authority.consumersTenantID).map { t in t.users.map { ($0, t) } } ?? []
         case nil: return []
         }

@@ -9,6 +9,7 @@ public enum CloudName: String, Sendable, CaseIterable {
 /// A Microsoft cloud as clients see it: its login hosts and the names its discovery documents carry.
 /// Sources: reference/entra-protocol.md §1.1 "Sovereign clouds" and §2.1 (instance discovery metadata).
 public struct Cloud: Sendable, Equatable {
+    /// The name configuration uses (`cloud:`).
     public var name: CloudName
     /// The host clients are told to use (`preferred_network`).
     public var preferredNetworkHost: String
@@ -16,15 +17,22 @@ public struct Cloud: Sendable, Equatable {
     public var preferredCacheHost: String
     /// Every login host of this cloud, the preferred one first.
     public var aliases: [String]
-    /// The host in issuers of v2 tokens.
+    /// The host in issuers of v2 tokens, whichever alias the request came to.
     public var issuerHost: String
     /// The host in issuers of v1 tokens (`https://sts.windows.net/{tid}/` in the public cloud).
     public var v1IssuerHost: String
     /// B2C login domain suffix, e.g. `b2clogin.com`.
     public var b2cHostSuffix: String
+    /// `cloud_instance_name` in discovery documents and user-realm answers.
     public var cloudInstanceName: String
+    /// `cloud_graph_host_name`: Azure AD Graph's host in this cloud.
     public var cloudGraphHostName: String
+    /// `msgraph_host`: Microsoft Graph's host in this cloud.
     public var msgraphHost: String
+    /// `rbac_url` in discovery documents.
+    public var rbacURL: String
+    /// `tenant_region_scope` of this cloud's tenants.
+    public var regionScope: String
     /// Microsoft Graph's resource URI in this cloud.
     public var graphResource: String { "https://\(msgraphHost)" }
 
@@ -38,39 +46,131 @@ public struct Cloud: Sendable, Equatable {
         }
     }
 
+    /// The public (worldwide) cloud.
     public static let publicCloud = Cloud(
         name: .public, preferredNetworkHost: "login.microsoftonline.com", preferredCacheHost: "login.windows.net",
         aliases: ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"],
         issuerHost: "login.microsoftonline.com", v1IssuerHost: "sts.windows.net", b2cHostSuffix: "b2clogin.com",
-        cloudInstanceName: "microsoftonline.com", cloudGraphHostName: "graph.windows.net", msgraphHost: "graph.microsoft.com")
+        cloudInstanceName: "microsoftonline.com", cloudGraphHostName: "graph.windows.net", msgraphHost: "graph.microsoft.com",
+        rbacURL: "https://pas.windows.net", regionScope: "WW")
 
-    // Entra: MSAL keeps login-us.microsoftonline.com as its own metadata entry; it belongs to the US Government cloud.
+    // Entra: instance discovery keeps login-us.microsoftonline.com as its own metadata entry; it belongs to the US
+    // Government cloud all the same.
+    /// The US Government cloud (GCC High, DoD).
     public static let usGovernment = Cloud(
         name: .usgov, preferredNetworkHost: "login.microsoftonline.us", preferredCacheHost: "login.microsoftonline.us",
         aliases: ["login.microsoftonline.us", "login.usgovcloudapi.net", "login-us.microsoftonline.com"],
         issuerHost: "login.microsoftonline.us", v1IssuerHost: "sts.windows.net", b2cHostSuffix: "b2clogin.us",
-        cloudInstanceName: "microsoftonline.us", cloudGraphHostName: "graph.windows.net", msgraphHost: "graph.microsoft.us")
+        cloudInstanceName: "microsoftonline.us", cloudGraphHostName: "graph.windows.net", msgraphHost: "graph.microsoft.us",
+        rbacURL: "https://pasff.usgovcloudapi.net", regionScope: "USGov")
 
+    // Entra: MSAL.js's captured China metadata keeps endpoints on login.chinacloudapi.cn with the issuer on
+    // login.partner.microsoftonline.cn (reference §1.1).
+    /// Microsoft Azure operated by 21Vianet.
     public static let china = Cloud(
         name: .china, preferredNetworkHost: "login.partner.microsoftonline.cn", preferredCacheHost: "login.partner.microsoftonline.cn",
         aliases: ["login.partner.microsoftonline.cn", "login.chinacloudapi.cn"],
         issuerHost: "login.partner.microsoftonline.cn", v1IssuerHost: "sts.chinacloudapi.cn", b2cHostSuffix: "b2clogin.cn",
         cloudInstanceName: "partner.microsoftonline.cn", cloudGraphHostName: "graph.chinacloudapi.cn",
-        msgraphHost: "microsoftgraph.chinacloudapi.cn")
+        msgraphHost: "microsoftgraph.chinacloudapi.cn", rbacURL: "https://pas.chinacloudapi.cn", regionScope: "AS")
 
+    /// Microsoft Cloud Deutschland (closed in 2021; clients still know it).
     public static let germany = Cloud(
         name: .germany, preferredNetworkHost: "login.microsoftonline.de", preferredCacheHost: "login.microsoftonline.de",
         aliases: ["login.microsoftonline.de"],
         issuerHost: "login.microsoftonline.de", v1IssuerHost: "sts.microsoftonline.de", b2cHostSuffix: "b2clogin.de",
-        cloudInstanceName: "microsoftonline.de", cloudGraphHostName: "graph.cloudapi.de", msgraphHost: "graph.microsoft.de")
+        cloudInstanceName: "microsoftonline.de", cloudGraphHostName: "graph.cloudapi.de", msgraphHost: "graph.microsoft.de",
+        rbacURL: "https://pas.cloudapi.de", regionScope: "EU")
 
     /// Every cloud, public first.
     public static let all: [Cloud] = [.publicCloud, .usGovernment, .china, .germany]
 
+    /// Entra's instance-discovery `metadata`, entry for entry and in Entra's order (reference §2.1).
+    public static let instanceMetadata: [(preferredNetwork: String, preferredCache: String, aliases: [String])] = [
+        ("login.microsoftonline.com", "login.windows.net",
+         ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]),
+        ("login.partner.microsoftonline.cn", "login.partner.microsoftonline.cn", ["login.partner.microsoftonline.cn", "login.chinacloudapi.cn"]),
+        ("login.microsoftonline.de", "login.microsoftonline.de", ["login.microsoftonline.de"]),
+        ("login.microsoftonline.us", "login.microsoftonline.us", ["login.microsoftonline.us", "login.usgovcloudapi.net"]),
+        ("login-us.microsoftonline.com", "login-us.microsoftonline.com", ["login-us.microsoftonline.com"]),
+    ]
+
     /// The cloud whose login or B2C host `host` is (port ignored), if any.
     public static func forHost(_ host: String) -> Cloud? {
+        switch HostScope(host: host) {
+        case .login(let cloud), .b2c(let cloud): cloud
+        case .neutral: nil
+        }
+    }
+
+    /// The B2C login host of a B2C tenant in this cloud: `{first label of the primary domain}.b2clogin.…`.
+    public func b2cHost(of tenant: Tenant) -> String {
+        let label = tenant.primaryDomain.split(separator: ".").first.map(String.init) ?? tenant.id
+        return "\(label.lowercased()).\(b2cHostSuffix)"
+    }
+}
+
+/// What the host name a request came to says about the tenants it may reach: a cloud's login host serves that
+/// cloud's tenants only, a `*.b2clogin.*` host that cloud's B2C tenants; any other name (localhost, an address,
+/// a configured host) serves every tenant, each as its own cloud.
+public enum HostScope: Sendable, Equatable {
+    /// Not a cloud's name: every tenant is served, each answering as its own cloud.
+    case neutral
+    /// A login host of `cloud` (e.g. `login.microsoftonline.us`): only that cloud's tenants.
+    case login(Cloud)
+    /// A B2C host of `cloud` (e.g. `contoso.b2clogin.com`): only that cloud's B2C tenants.
+    case b2c(Cloud)
+
+    /// The scope of `host` (a host name without port; any case).
+    public init(host: String) {
         let h = host.lowercased()
-        for cloud in all where cloud.aliases.contains(h) || h.hasSuffix("." + cloud.b2cHostSuffix) { return cloud }
-        return nil
+        for cloud in Cloud.all {
+            if cloud.aliases.contains(h) { self = .login(cloud); return }
+            if h.hasSuffix("." + cloud.b2cHostSuffix), h.utf8.count > cloud.b2cHostSuffix.utf8.count + 1 { self = .b2c(cloud); return }
+        }
+        self = .neutral
+    }
+
+    /// Whether a request to this host may reach `tenant`.
+    // Entra: each cloud is its own directory; a tenant asked for on another cloud's host is not found (AADSTS90002).
+    public func serves(_ tenant: Tenant) -> Bool {
+        switch self {
+        case .neutral: true
+        case .login(let cloud): tenant.cloud == cloud.name
+        case .b2c(let cloud): tenant.cloud == cloud.name && tenant.b2c != nil
+        }
+    }
+
+    /// Why `tenant` is not served here, in words for test authors.
+    func refusal(of tenant: Tenant, host: String) -> String {
+        switch self {
+        case .neutral: "the tenant is served on this host"
+        case .login(let cloud):
+            "tenant '\(tenant.primaryDomain)' lives in the \(tenant.cloud.rawValue) cloud, and \(host) serves only tenants of the \(cloud.name.rawValue) cloud"
+        case .b2c(let cloud):
+            tenant.b2c == nil
+                ? "tenant '\(tenant.primaryDomain)' is not an Azure AD B2C tenant, and \(host) serves only B2C tenants"
+                : "tenant '\(tenant.primaryDomain)' lives in the \(tenant.cloud.rawValue) cloud, and \(host) serves only B2C tenants of the \(cloud.name.rawValue) cloud"
+        }
+    }
+}
+
+extension IdentityProviderConfiguration {
+    /// Every host name the configuration serves beyond loopback and the listen address: the configured `hosts`,
+    /// the login hosts of every cloud a tenant lives in, and the `*.b2clogin.*` host of each B2C tenant. These go
+    /// into the TLS certificate, so clients that reach the server by a real cloud name trust it.
+    public var servedHostNames: [String] {
+        var names: [String] = []
+        func add(_ name: String) {
+            let n = name.lowercased()
+            if !n.isEmpty, !names.contains(n) { names.append(n) }
+        }
+        hosts.forEach(add)
+        for tenant in tenants {
+            let cloud = Cloud.named(tenant.cloud)
+            cloud.aliases.forEach(add)
+            if tenant.b2c != nil { add(cloud.b2cHost(of: tenant)) }
+        }
+        return names
     }
 }

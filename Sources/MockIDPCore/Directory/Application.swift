@@ -1,3 +1,5 @@
+import MockIDPJOSE
+
 /// An app registration: a client that asks for tokens, an API that tokens are for, or both.
 public struct Application: Sendable, Equatable {
     /// The application (client) ID, lower-case GUID.
@@ -28,6 +30,9 @@ public struct Application: Sendable, Equatable {
     public var headlessSignIn: Bool = false
     /// Authorize requests must carry a PKCE `code_challenge` (always so for `spa` apps).
     public var requirePKCE: Bool = false
+    /// Entra's family of client IDs: a refresh token issued to a family app is redeemable by every other family
+    /// public client of the tenant, and token responses say `"foci": "1"`.
+    public var foci: Bool = false
 
     public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,
                 certificates: [ClientCertificate] = [], redirectURIs: [String] = [], identifierURIs: [String] = [],
@@ -92,9 +97,22 @@ public struct APIPermission: Sendable, Equatable {
 }
 
 extension ClientCertificate {
-    /// Why `pem` cannot serve as a client certificate, or nil when it can.
+    /// Why `pem` cannot serve as a client certificate, or nil when it can: it must hold an X.509 certificate
+    /// with an RSA key (Entra verifies client assertions with RS256 or PS256).
     public static func validationProblem(pem: String) -> String? {
-        // Replaced by a full X.509 parse once the JOSE certificate type lands.
-        pem.contains("-----BEGIN CERTIFICATE-----") ? nil : "is not a PEM certificate"
+        guard pem.contains("-----BEGIN CERTIFICATE-----") else { return "is not a PEM certificate" }
+        let certificate: Certificate
+        do {
+            certificate = try Certificate(pem: pem)
+        } catch {
+            return "is not a readable X.509 certificate (\(error))"
+        }
+        guard certificate.publicKey.rsaComponents != nil else {
+            return "does not hold an RSA key (client assertions are signed with RS256 or PS256)"
+        }
+        return nil
     }
+
+    /// The certificate, parsed (nil when the PEM does not hold one; the configuration refuses such files).
+    var certificate: Certificate? { try? Certificate(pem: pem) }
 }

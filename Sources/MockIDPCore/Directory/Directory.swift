@@ -5,6 +5,8 @@ struct Directory: Sendable {
     private let userIndex: [Int: [String: Int]]
     private let appIndex: [Int: [String: Int]]
     private let identifierIndex: [Int: [String: Int]]
+    /// Per tenant: guests by the name they sign in with at home (lower-case) → user index.
+    private var guestIndex: [Int: [String: Int]] = [:]
 
     init(_ configuration: IdentityProviderConfiguration) {
         self.configuration = configuration
@@ -27,6 +29,12 @@ struct Directory: Sendable {
         userIndex = users
         appIndex = apps
         identifierIndex = identifiers
+        for (t, tenant) in configuration.tenants.enumerated() {
+            for (u, user) in tenant.users.enumerated() where user.homeTenantID != nil {
+                let home = homeAccount(of: user, in: tenant)
+                if guestIndex[t, default: [:]][home.username.lowercased()] == nil { guestIndex[t, default: [:]][home.username.lowercased()] = u }
+            }
+        }
     }
 
     /// The tenant with this GUID or domain.
@@ -40,9 +48,42 @@ struct Directory: Sendable {
         return tenant(String(username[username.index(after: at)...]))
     }
 
+    /// The user of `tenant` who signs in as `username`: a member by username, or a guest by the name they use
+    /// at home (Entra: a B2B guest signs in to the inviting tenant with their own account).
     func user(_ username: String, in tenant: Tenant) -> User? {
-        guard let t = tenantIndex[tenant.id], let u = userIndex[t]?[username.lowercased()] else { return nil }
+        guard let t = tenantIndex[tenant.id] else { return nil }
+        let key = username.lowercased()
+        guard let u = userIndex[t]?[key] ?? guestIndex[t]?[key] else { return nil }
         return configuration.tenants[t].users[u]
+    }
+
+    /// The user's account in their home tenant: for a member, the user itself; for a guest (`homeTenant`), the
+    /// home tenant's user whose username is the guest's home name (the `#EXT#` name decoded, else the email), or,
+    /// when the home tenant is not configured, the object ID that tenant would derive for that name.
+    func homeAccount(of user: User, in tenant: Tenant) -> HomeAccount {
+        guard let homeID = user.homeTenantID?.lowercased(), homeID != tenant.id else {
+            return HomeAccount(tenantID: tenant.id, objectID: user.objectID, username: user.username)
+        }
+        let names = [Self.decodedGuestName(user.username), user.email].compactMap { $0 }
+        if let t = tenantIndex[homeID] {
+            for name in names {
+                if let u = userIndex[t]?[name.lowercased()] {
+                    let member = configuration.tenants[t].users[u]
+                    return HomeAccount(tenantID: homeID, objectID: member.objectID, username: member.username)
+                }
+            }
+        }
+        let name = names.first ?? user.username
+        return HomeAccount(tenantID: homeID, objectID: User.derivedObjectID(tenantID: homeID, username: name), username: name)
+    }
+
+    /// Entra names an invited user `<mail with @ as _>#EXT#@<inviting domain>`: the mail back, or nil.
+    static func decodedGuestName(_ username: String) -> String? {
+        let parts = username.split(separator: "#", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[1].lowercased() == "ext" else { return nil }
+        let mail = parts[0]
+        guard let underscore = mail.lastIndex(of: "_") else { return nil }
+        return mail[..<underscore] + "@" + mail[mail.index(after: underscore)...]
     }
 
     func user(objectID: String, in tenant: Tenant) -> User? {
@@ -70,3 +111,4 @@ struct Directory: Sendable {
         return nil
     }
 }
+

@@ -11,7 +11,7 @@ extension IdentityProvider {
         let base = context.baseURL
         let t = authority.pathSegment
         func url(_ e: Endpoint) -> JSONValue { .string(EndpointTable.url(e, baseURL: base, tenant: t)) }
-        let region: JSONValue = authority.specificTenant == nil ? .null : "WW"
+        let region: JSONValue = authority.specificTenant == nil ? .null : .string(cloud.regionScope)
         var d = JSONObject()
         switch version {
         case .v2:
@@ -23,7 +23,7 @@ extension IdentityProvider {
             d["id_token_signing_alg_values_supported"] = ["RS256"]
             d["response_types_supported"] = ["code", "id_token", "code id_token", "id_token token"]
             d["scopes_supported"] = ["openid", "profile", "email", "offline_access"]
-            d["issuer"] = .string("\(base)/\(authority.issuerTenant)/v2.0")
+            d["issuer"] = .string("\(context.issuerBaseURL)/\(authority.issuerTenant)/v2.0")
             d["request_uri_parameter_supported"] = false
             // Entra points at Graph's userinfo; this server answers it itself so clients can call it.
             d["userinfo_endpoint"] = .string(EndpointTable.url(.userInfo, baseURL: base))
@@ -63,7 +63,7 @@ extension IdentityProvider {
         d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
         d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
         d["msgraph_host"] = .string(cloud.msgraphHost)
-        d["rbac_url"] = "https://pas.windows.net"
+        d["rbac_url"] = .string(cloud.rbacURL)
         return .success(.object(d))
     }
 
@@ -72,7 +72,7 @@ extension IdentityProvider {
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
-        let issuer: String? = version == .v2 ? "\(context.baseURL)/\(authority.issuerTenant)/v2.0" : nil
+        let issuer: String? = version == .v2 ? "\(context.issuerBaseURL)/\(authority.issuerTenant)/v2.0" : nil
         var keys: [JSONWebKey] = []
         for key in signingKeys {
             do { keys.append(try key.jsonWebKey(issuer: issuer)) } catch {
@@ -84,7 +84,9 @@ extension IdentityProvider {
     }
 
     /// `/common/discovery/instance` (§2): the tenant discovery endpoint for the tenant named in
-    /// `authorization_endpoint`, and cloud metadata whose first entry is this server's own host.
+    /// `authorization_endpoint`, and Entra's cloud metadata. This server's own `host[:port]` comes first unless it
+    /// is one of the cloud names that metadata already carries (a cloud host on the default port): MSAL.js replaces
+    /// the authority's host with `preferred_network`, so an entry must name the address the client really uses.
     public func instanceDiscovery(authorizationEndpoint: String?, servedHosts: Set<String>,
                                   context: RequestContext) -> Result<JSONValue, OAuthError> {
         var tenant = "common"
@@ -99,14 +101,15 @@ extension IdentityProvider {
         }
         let discovery = EndpointTable.url(v1 ? .v1Discovery : .v2Discovery, baseURL: context.baseURL, tenant: tenant)
         let own = ParsedURL(context.baseURL)?.hostAndPort ?? context.host
-        var metadata: [JSONValue] = [[
-            "preferred_network": .string(own), "preferred_cache": .string(own), "aliases": [.string(own)],
-        ]]
-        for cloud in Cloud.all {
+        var metadata: [JSONValue] = []
+        if !Cloud.instanceMetadata.contains(where: { $0.aliases.contains(own) }) {
+            metadata.append(["preferred_network": .string(own), "preferred_cache": .string(own), "aliases": [.string(own)]])
+        }
+        for entry in Cloud.instanceMetadata {
             metadata.append([
-                "preferred_network": .string(cloud.preferredNetworkHost),
-                "preferred_cache": .string(cloud.preferredCacheHost),
-                "aliases": .array(cloud.aliases.map { .string($0) }),
+                "preferred_network": .string(entry.preferredNetwork),
+                "preferred_cache": .string(entry.preferredCache),
+                "aliases": .array(entry.aliases.map { .string($0) }),
             ])
         }
         return .success([
@@ -116,10 +119,11 @@ extension IdentityProvider {
         ])
     }
 
-    /// `/common/userrealm/{username}`: managed for a configured domain, unknown otherwise (§3.4).
+    /// `/common/userrealm/{username}`: managed for a domain of a tenant served on the request's host, unknown
+    /// otherwise (§3.4).
     public func userRealm(username: String, context: RequestContext) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
-        guard let tenant = directory.tenant(domain) else {
+        guard let tenant = directory.tenant(domain), context.hostScope.serves(tenant) else {
             return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]
         }
         return [

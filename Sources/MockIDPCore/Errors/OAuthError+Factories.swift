@@ -4,7 +4,7 @@ extension OAuthError {
     public static func missingParameter(_ name: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 900144,
                    message: "The request body must contain the following parameter: '\(name)'.",
-                   reason: "the request has no '\(name)' parameter")
+                   reason: "the request has no '\(name)' parameter", subject: name)
     }
 
     public static func duplicateParameter(_ name: String) -> OAuthError {
@@ -40,13 +40,13 @@ extension OAuthError {
     public static func unsupportedGrantType(_ grantType: String) -> OAuthError {
         OAuthError(error: "unsupported_grant_type", aadsts: 70003,
                    message: "The app requested an unsupported grant type '\(grantType)'.",
-                   reason: "the grant type '\(grantType)' is not supported")
+                   reason: "the grant type '\(grantType)' is not supported", subject: grantType)
     }
 
     public static func unknownClient(_ clientID: String, tenant: String) -> OAuthError {
         OAuthError(error: "unauthorized_client", aadsts: 700016,
                    message: "Application with identifier '\(clientID)' was not found in the directory '\(tenant)'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You may have sent your authentication request to the wrong tenant.",
-                   reason: "no app with client id '\(clientID)' is registered in tenant '\(tenant)'")
+                   reason: "no app with client id '\(clientID)' is registered in tenant '\(tenant)'", subject: clientID)
     }
 
     public static func invalidClientSecret(clientID: String) -> OAuthError {
@@ -65,12 +65,6 @@ extension OAuthError {
         OAuthError(error: "invalid_client", aadsts: 700025,
                    message: "Client is public so neither 'client_assertion' nor 'client_secret' should be presented.",
                    status: 401, reason: "a public client sent a client secret or assertion")
-    }
-
-    public static func unsupportedClientAssertion() -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 700027,
-                   message: "Client assertion failed signature validation.",
-                   status: 401, reason: "client assertions are not accepted for this app (no certificate registered)")
     }
 
     public static func invalidPassword() -> OAuthError {
@@ -114,7 +108,7 @@ extension OAuthError {
     public static func refreshTokenForOtherClient() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70000,
                    message: "Provided grant is invalid or malformed.",
-                   reason: "the refresh token was issued to another client")
+                   reason: "the refresh token was issued to another client", subject: "otherClient")
     }
 
     public static func refreshTokenUserGone() -> OAuthError {
@@ -126,7 +120,7 @@ extension OAuthError {
     public static func invalidScope(_ scope: String) -> OAuthError {
         OAuthError(error: "invalid_scope", aadsts: 70011,
                    message: "The provided value for the input parameter 'scope' is not valid. The scope \(scope) is not valid.",
-                   reason: "the scope '\(scope)' is not valid here")
+                   reason: "the scope '\(scope)' is not valid here", subject: scope)
     }
 
     public static func clientCredentialsNeedDefaultScope(_ scope: String) -> OAuthError {
@@ -162,7 +156,7 @@ extension OAuthError {
     public static func unregisteredRedirectURI(_ uri: String, clientID: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 50011,
                    message: "The redirect URI '\(uri)' specified in the request does not match the redirect URIs configured for the application '\(clientID)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal.",
-                   reason: "the redirect URI '\(uri)' is not registered for app '\(clientID)'")
+                   reason: "the redirect URI '\(uri)' is not registered for app '\(clientID)'", subject: uri)
     }
 
     public static func responseTypeNotEnabled(_ responseType: String) -> OAuthError {
@@ -174,20 +168,20 @@ extension OAuthError {
     public static func unsupportedResponseType(_ responseType: String) -> OAuthError {
         OAuthError(error: "unsupported_response_type", aadsts: 700054,
                    message: "The response type '\(responseType)' is not supported.", mayRedirect: true,
-                   reason: "response_type '\(responseType)' is not one Entra accepts")
+                   reason: "response_type '\(responseType)' is not one Entra accepts", subject: responseType)
     }
 
     public static func unsupportedResponseMode(_ mode: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 70007,
                    message: "The application requested an unsupported response mode '\(mode)' when requesting a token.",
-                   mayRedirect: true, reason: "response_mode '\(mode)' is not allowed here")
+                   mayRedirect: true, reason: "response_mode '\(mode)' is not allowed here", subject: mode)
     }
 
     /// Entra reports a bad value of a known parameter as invalid_request. (The exact AADSTS number varies
     /// by parameter and is not documented for all of them.)
     public static func invalidParameter(_ name: String, _ why: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 90023, message: "Invalid request. The parameter '\(name)' \(why).",
-                   mayRedirect: true, reason: "the parameter '\(name)' \(why)")
+                   mayRedirect: true, reason: "the parameter '\(name)' \(why)", subject: name)
     }
 
     public static func pkceRequired() -> OAuthError {
@@ -221,7 +215,7 @@ extension OAuthError {
 
     public static func codeIssuedToAnotherClient() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
-                   reason: "the authorization code was issued to another client")
+                   reason: "the authorization code was issued to another client", subject: "otherClient")
     }
 
     public static func codeRedirectURIMismatch() -> OAuthError {

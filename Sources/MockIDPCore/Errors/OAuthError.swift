@@ -19,9 +19,15 @@ public struct OAuthError: Error, Sendable, Equatable {
     public var mayRedirect: Bool
     /// Why the request was rejected, in words a test author understands (for logs and `/_mockidp/requests`).
     public var reason: String
+    /// Entra's `error_additional_info` (e.g. `["client_mismatch"]` for a family refresh token), when present.
+    public var additionalInfo: [String]? = nil
+    /// What the error is about (a parameter name, scope, redirect URI, client ID or grant type), so that the
+    /// B2C dialect can word the same error its own way (`OAuthError+B2C.swift`).
+    public var subject: String?
 
     public init(error: String, aadsts: Int? = nil, b2cCode: String? = nil, message: String, suberror: String? = nil,
-                claims: String? = nil, status: Int = 400, mayRedirect: Bool = false, reason: String? = nil) {
+                claims: String? = nil, status: Int = 400, mayRedirect: Bool = false, reason: String? = nil,
+                subject: String? = nil) {
         self.error = error
         self.aadsts = aadsts
         self.b2cCode = b2cCode
@@ -31,6 +37,7 @@ public struct OAuthError: Error, Sendable, Equatable {
         self.status = status
         self.mayRedirect = mayRedirect
         self.reason = reason ?? message
+        self.subject = subject
     }
 
     /// `AADSTS50126: Error validating…`, or the B2C form `AADB2C90118: …`.
@@ -42,6 +49,11 @@ public struct OAuthError: Error, Sendable, Equatable {
 
     /// The JSON body Entra sends for this error (reference/entra-protocol.md §4.2).
     public func responseBody(traceID: String, correlationID: String, timestamp: String, errorHost: String = "login.microsoftonline.com") -> JSONValue {
+        if aadsts == nil, b2cCode != nil {
+            // B2C: only `error` and `error_description`, whose lines end in \r\n (reference/entra-protocol.md §1.3).
+            return ["error": .string(error),
+                    "error_description": .string("\(codeAndMessage)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(timestamp)\r\n")]
+        }
         var body: JSONObject = [
             "error": .string(error),
             "error_description": .string("\(codeAndMessage) Trace ID: \(traceID) Correlation ID: \(correlationID) Timestamp: \(timestamp)"),
@@ -53,6 +65,7 @@ public struct OAuthError: Error, Sendable, Equatable {
         if let aadsts { body["error_uri"] = .string("https://\(errorHost)/error?code=\(aadsts)") }
         if let suberror { body["suberror"] = .string(suberror) }
         if let claims { body["claims"] = .string(claims) }
+        if let additionalInfo { body["error_additional_info"] = .array(additionalInfo.map { .string($0) }) }
         return .object(body)
     }
 }

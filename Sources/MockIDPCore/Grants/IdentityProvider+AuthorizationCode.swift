@@ -7,11 +7,11 @@ extension IdentityProvider {
     func authorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                            directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")
-        guard let record = state.withLock({ $0.authorizationCodes[code] }) else { throw .invalidAuthorizationCode() }
+        guard let record = state.withLock({ $0.authorizationCodes[code] }), record.policy == nil else { throw .invalidAuthorizationCode() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .invalidAuthorizationCode() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidAuthorizationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, requireCredential: true)
+                                                       directory: directory, context: context, requireCredential: true)
         guard !record.redeemed else { throw .codeAlreadyRedeemed() }
         guard client.clientID == record.clientID else { throw .codeIssuedToAnotherClient() }
         guard clock.now() < record.expiresAt else { throw .codeExpired() }
@@ -20,8 +20,8 @@ extension IdentityProvider {
         guard let user = directory.user(record.username, in: tenant), user.objectID == record.userObjectID else {
             throw .refreshTokenUserGone()
         }
-        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
-                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
+                                    context: context)
         // Every check passed: the code is spent now, once (a failed attempt does not burn it).
         guard state.withLock({ $0.authorizationCodes.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
         var grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,

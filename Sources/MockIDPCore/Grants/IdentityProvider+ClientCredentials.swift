@@ -7,21 +7,24 @@ extension IdentityProvider {
                            directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         guard let tenant = authority.specificTenant else { throw .noTenantInformation() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, requireCredential: true)
+                                                       directory: directory, context: context, requireCredential: true)
         guard client.isConfidential else {
             throw .missingClientCredential()
         }
         let (resource, identifier) = try checkApplicationScope(parameters, request: request, tenant: tenant, directory: directory)
-        let cloud = self.cloud(for: context, tenant: tenant)
-        let roles = client.apiPermissions
-            .filter { resource.isNamed($0.resource, graphResource: cloud.graphResource) }
-            .flatMap(\.values)
-            .filter { resource.definesRole($0) }
+        let roles = applicationRoles(client: client, resource: resource, cloud: cloud(for: context, tenant: tenant))
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
                           issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
         let lifetime = configuration.tokens.lifetime
         let token = try tokenFactory(context, tenant: tenant, clientID: client.clientID, username: nil).applicationAccessToken(grant, roles: roles, tenant: tenant)
+        if request.version == .v1, let identifier {
+            var body: JSONObject = ["token_type": "Bearer"]
+            body.merge(v1Lifetimes(issuedAt: grant.issuedAt))
+            body["resource"] = .string(identifier)
+            body["access_token"] = .string(token)
+            return TokenResponse(body: .object(body))
+        }
         // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked.
         return TokenResponse(body: [
             "token_type": "Bearer",
@@ -31,19 +34,37 @@ extension IdentityProvider {
         ])
     }
 
+    /// The app roles `client` holds on `resource`: its `apiPermissions` there that the API defines.
+    func applicationRoles(client: Application, resource: APIResource, cloud: Cloud) -> [String] {
+        client.apiPermissions
+            .filter { resource.isNamed($0.resource, graphResource: cloud.graphResource) }
+            .flatMap(\.values)
+            .filter { resource.definesRole($0) }
+    }
+
     /// Client credentials take exactly one `{resource}/.default` scope (v2) or a `resource` (v1).
     private func checkApplicationScope(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant,
                                        directory: Directory) throws(OAuthError) -> (APIResource, String?) {
-        let scope: String
+        let graph = Cloud.named(tenant.cloud).graphResource
         if request.version == .v1, let resource = parameters["resource"] {
-            scope = resource.hasSuffix("/") ? resource + ".default" : resource + "/.default"
-        } else {
-            scope = try parameters.required("scope")
+            let scopes = try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
+            return (scopes.resource, scopes.resourceIdentifier)
         }
+        return try applicationScope(try parameters.required("scope"), tenant: tenant, directory: directory)
+    }
+
+    /// v1 requests (ADAL) name an API by `resource`, which stands for `{resource}/.default`; nil otherwise.
+    func v1ResourceScope(_ parameters: TokenParameters, request: TokenRequest) -> String? {
+        guard request.version == .v1, let resource = parameters["resource"] else { return nil }
+        return resource.hasSuffix("/") ? resource + ".default" : resource + "/.default"
+    }
+
+    /// The API of an app-only scope: exactly one `{resource}/.default`.
+    func applicationScope(_ scope: String, tenant: Tenant, directory: Directory) throws(OAuthError) -> (APIResource, String?) {
+        let graph = Cloud.named(tenant.cloud).graphResource
         let parts = scope.split(separator: " ")
         guard parts.count == 1, scope.hasSuffix("/.default") else { throw .clientCredentialsNeedDefaultScope(scope) }
-        let request = try ScopeRequest(scope, tenant: tenant, directory: directory,
-                                       graphResource: Cloud.named(tenant.cloud).graphResource)
-        return (request.resource, request.resourceIdentifier)
+        let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
+        return (scopes.resource, scopes.resourceIdentifier)
     }
 }

@@ -5,14 +5,13 @@ extension IdentityProvider {
         let username = try parameters.required("username")
         let tenant = try tenantForUser(authority, username: username, directory: directory)
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, requireCredential: true)
+                                                       directory: directory, context: context, requireCredential: true)
         let password = try parameters.required("password")
         guard let user = directory.user(username, in: tenant) else {
             throw .unknownUser(username, tenant: tenant.displayName)
         }
         guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
-        let scopes = try ScopeRequest(try parameters.required("scope"), tenant: tenant, directory: directory,
-                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let scopes = try userScopes(parameters, request: request, stored: nil, tenant: tenant, directory: directory, context: context)
         // Entra: ROPC cannot do MFA at all; mockidp lets a request whose `claims` ask for MFA stand for a user
         // who answered the challenge, so a test can play the whole challenge round trip (README).
         if user.requireMFA, !(context.claims?.asksForMultiFactor ?? false) {

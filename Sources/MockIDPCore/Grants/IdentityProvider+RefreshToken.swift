@@ -3,13 +3,20 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Stores a new refresh token for a user grant and returns it.
     func issueRefreshToken(_ grant: Grant, user: User, tenant: Tenant) -> String {
+        storeRefreshToken(tenant: tenant, clientID: grant.client.clientID, user: user,
+                          scope: grant.scopes?.requested.joined(separator: " ") ?? "",
+                          clientAuthentication: grant.clientAuthentication, issuedAt: grant.issuedAt,
+                          family: grant.client.foci, policy: nil)
+    }
+
+    /// Stores a new refresh token (`family` for a foci app's, `policy` for B2C's) and returns it.
+    func storeRefreshToken(tenant: Tenant, clientID: String, user: User, scope: String, clientAuthentication: String,
+                           issuedAt: Int, family: Bool = false, policy: String?) -> String {
         // Entra's refresh tokens are opaque and start with a version marker; MSAL treats them as opaque too.
         let token = "1.A" + Base64URL.encode(random.bytes(48))
-        let lifetime = configuration.tokens.refreshLifetime
-        let record = RefreshGrant(tenantID: tenant.id, clientID: grant.client.clientID, userObjectID: user.objectID,
-                                  username: user.username, scope: grant.scopes?.requested.joined(separator: " ") ?? "",
-                                  clientAuthentication: grant.clientAuthentication,
-                                  issuedAt: grant.issuedAt, expiresAt: grant.issuedAt + lifetime)
+        let record = RefreshGrant(tenantID: tenant.id, clientID: clientID, userObjectID: user.objectID, username: user.username,
+                                  scope: scope, clientAuthentication: clientAuthentication, issuedAt: issuedAt,
+                                  expiresAt: issuedAt + configuration.tokens.refreshLifetime, family: family, policy: policy)
         let now = clock.now()
         state.withLock { $0.refreshTokens.insert(token, record, now: now) }
         return token
@@ -17,16 +24,21 @@ extension IdentityProvider {
 
     /// `grant_type=refresh_token`: the token must be ours, unexpired, issued to this client for a user who still
     /// exists. The scopes may differ from the original ones (Entra refresh tokens are multi-resource), but each
-    /// must be valid for the tenant; without `scope` the original scopes are used.
+    /// must be valid for the tenant; without `scope` the original scopes are used. A family refresh token (issued
+    /// to a `foci` app) is redeemable by every family public client of the same tenant.
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = state.withLock({ $0.refreshTokens[token] }) else { throw .invalidRefreshToken() }
+        guard let record = state.withLock({ $0.refreshTokens[token] }), record.policy == nil else { throw .invalidRefreshToken() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, requireCredential: true)
-        guard client.clientID == record.clientID else { throw .refreshTokenForOtherClient() }
+                                                       directory: directory, context: context, requireCredential: true)
+        if client.clientID != record.clientID {
+            guard record.family else { throw .refreshTokenForOtherClient() }
+            // Entra: family refresh tokens are shared among public clients only.
+            guard client.foci, client.type == .public else { throw .familyRefreshTokenForOtherClient() }
+        }
         let now = clock.now()
         guard now < record.expiresAt else {
             throw .expiredRefreshToken(issuedAt: EntraTime.iso8601(record.issuedAt), inactiveSeconds: now - record.issuedAt)
@@ -34,8 +46,8 @@ extension IdentityProvider {
         guard let user = directory.user(record.username, in: tenant), user.objectID == record.userObjectID else {
             throw .refreshTokenUserGone()
         }
-        let scopes = try ScopeRequest(parameters["scope"] ?? record.scope, tenant: tenant, directory: directory,
-                                      graphResource: cloud(for: context, tenant: tenant).graphResource)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
+                                    context: context)
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,

@@ -5,13 +5,18 @@ extension IdentityProvider {
     public func token(_ request: TokenRequest, context: RequestContext) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
             let parameters = try TokenParameters(request)
-            let grantType = try parameters.required("grant_type")
             var context = context
             if let claims = parameters["claims"] {
                 guard let parsed = ClaimsRequest(json: claims) else { throw .invalidClaimsParameter() }
                 context.claims = parsed
             }
             let directory = self.directory
+            switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
+            case .failure(let error): throw error
+            case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, context: context))
+            case .success(nil): break
+            }
+            let grantType = try parameters.required("grant_type")
             guard let authority = Authority(segment: request.tenant, directory: directory) else {
                 throw .tenantNotFound(request.tenant, forDiscovery: false)
             }
@@ -22,10 +27,13 @@ extension IdentityProvider {
                 return .success(try password(parameters, request: request, authority: authority, directory: directory, context: context))
             case "authorization_code":
                 return .success(try authorizationCode(parameters, request: request, authority: authority, directory: directory, context: context))
-            case "urn:ietf:params:oauth:grant-type:device_code":
+            // Entra (v1): ADAL polls with the short grant type `device_code`.
+            case "urn:ietf:params:oauth:grant-type:device_code", "device_code" where request.version == .v1:
                 return .success(try deviceCodeGrant(parameters, request: request, authority: authority, directory: directory, context: context))
             case "refresh_token":
                 return .success(try refreshToken(parameters, request: request, authority: authority, directory: directory, context: context))
+            case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+                return .success(try onBehalfOf(parameters, request: request, authority: authority, directory: directory, context: context))
             default:
                 throw .unsupportedGrantType(grantType)
             }
@@ -34,10 +42,11 @@ extension IdentityProvider {
         }
     }
 
-    /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic).
-    /// Returns the client and its `appidacr`: `0` public, `1` secret, `2` certificate.
+    /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic, or a client
+    /// assertion signed with a registered certificate). Returns the client and its `appidacr`: `0` public,
+    /// `1` secret, `2` certificate.
     func checkClient(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant, directory: Directory,
-                     requireCredential: Bool) throws(OAuthError) -> (Application, String) {
+                     context: RequestContext, requireCredential: Bool) throws(OAuthError) -> (Application, String) {
         guard let clientID = parameters["client_id"] ?? request.basicCredentials?.clientID else {
             throw .missingParameter("client_id")
         }
@@ -60,9 +69,10 @@ extension IdentityProvider {
             }
             return (client, "1")
         }
-        if assertion != nil {
-            // Certificate credentials arrive with the client-assertion work (issue 5).
-            throw .unsupportedClientAssertion()
+        if let assertion {
+            try checkClientAssertion(assertion, type: parameters["client_assertion_type"], client: client,
+                                     request: request, tenant: tenant, context: context)
+            return (client, "2")
         }
         if requireCredential { throw .missingClientCredential() }
         return (client, "0")
@@ -94,17 +104,39 @@ extension IdentityProvider {
         }
     }
 
-    /// Builds the v2 token response for a user grant (reference/entra-protocol.md §4.1).
+    /// The scopes of a user grant. A v1 request names one API by `resource` (see `ScopeRequest(v1Resource:)`);
+    /// otherwise `scope` is used, or `stored`, the scopes of the code or refresh token being redeemed.
+    func userScopes(_ parameters: TokenParameters, request: TokenRequest, stored: String?, tenant: Tenant,
+                    directory: Directory, context: RequestContext) throws(OAuthError) -> ScopeRequest {
+        let graph = cloud(for: context, tenant: tenant).graphResource
+        if request.version == .v1, let resource = parameters["resource"] {
+            return try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
+        }
+        guard let scope = parameters["scope"] ?? stored else {
+            throw .missingParameter(request.version == .v1 ? "resource" : "scope")
+        }
+        return try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
+    }
+
+    /// Builds the token response for a user grant (reference/entra-protocol.md §4.1): v2's shape, or v1's for the
+    /// v1 endpoint (numbers as strings, `expires_on`, `not_before`, `resource`, and the granted scopes in `scope`).
     func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, context: RequestContext,
                            version: ProtocolVersion) throws(OAuthError) -> TokenResponse {
         guard let scopes = grant.scopes else { preconditionFailure("user grants carry scopes") }
+        if let refusal = checkHost(serves: tenant, context: context) { throw refusal }
         let factory = tokenFactory(context, tenant: tenant, clientID: grant.client.clientID, username: user.username)
         let lifetime = configuration.tokens.lifetime
         var body = JSONObject()
         body["token_type"] = "Bearer"
-        body["scope"] = .string(scopes.requested.joined(separator: " "))
-        body["expires_in"] = .int(lifetime)
-        body["ext_expires_in"] = .int(lifetime)
+        if version == .v1 {
+            body["scope"] = .string(factory.delegatedScopes(grant).joined(separator: " "))
+            body.merge(v1Lifetimes(issuedAt: grant.issuedAt))
+            body["resource"] = .string(scopes.resourceIdentifier ?? factory.cloud.graphResource)
+        } else {
+            body["scope"] = .string(scopes.requested.joined(separator: " "))
+            body["expires_in"] = .int(lifetime)
+            body["ext_expires_in"] = .int(lifetime)
+        }
         body["access_token"] = .string(try factory.userAccessToken(grant, user: user, tenant: tenant))
         if scopes.wantsRefreshToken {
             body["refresh_token"] = .string(issueRefreshToken(grant, user: user, tenant: tenant))
@@ -113,8 +145,21 @@ extension IdentityProvider {
             body["id_token"] = .string(try factory.idToken(grant, user: user, tenant: tenant, version: version == .v2 ? 2 : 1))
         }
         if grant.includeClientInfo {
-            body["client_info"] = .string(TokenFactory.clientInfo(user: user, tenant: tenant))
+            body["client_info"] = .string(factory.clientInfo(user: user, tenant: tenant))
         }
+        // Entra: family apps learn of their family from this member; MSAL then files the refresh token under it.
+        if grant.client.foci { body["foci"] = "1" }
         return TokenResponse(body: .object(body))
+    }
+
+    /// Entra (v1): `expires_in`, `ext_expires_in`, `expires_on` and `not_before`, each a number in a string.
+    func v1Lifetimes(issuedAt: Int) -> JSONObject {
+        let lifetime = configuration.tokens.lifetime
+        var lifetimes = JSONObject()
+        lifetimes["expires_in"] = .string(String(lifetime))
+        lifetimes["ext_expires_in"] = .string(String(lifetime))
+        lifetimes["expires_on"] = .string(String(issuedAt + lifetime))
+        lifetimes["not_before"] = .string(String(issuedAt))
+        return lifetimes
     }
 }

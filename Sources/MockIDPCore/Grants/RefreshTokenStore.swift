@@ -8,6 +8,10 @@ struct RefreshGrant: Sendable {
     var clientAuthentication: String
     var issuedAt: Int
     var expiresAt: Int
+    /// Issued to a family (foci) app: any family public client of the tenant may redeem it.
+    var family: Bool = false
+    /// The B2C policy that issued it (nil for Entra refresh tokens, which B2C endpoints do not take, nor the reverse).
+    var policy: String? = nil
 }
 
 extension RefreshGrant: Expiring {}

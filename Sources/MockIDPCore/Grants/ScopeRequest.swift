@@ -7,16 +7,37 @@ struct ScopeRequest: Sendable {
     /// The API the other scopes belong to (Graph when only OpenID scopes were asked for).
     let resource: APIResource
     /// How the client named the API (`api://contoso-api`, `https://graph.microsoft.com`), nil for bare Graph scopes.
-    let resourceIdentifier: String?
+    private(set) var resourceIdentifier: String?
     /// Scope names on that API without the resource prefix (empty for `.default`).
     let apiScopes: [String]
     /// Whether the client asked for `{resource}/.default`.
     let isDefault: Bool
+    /// A v1 request's `resource`, exactly as sent.
+    private(set) var v1Resource: String?
 
     static let openIDScopeNames: Set<String> = ["openid", "profile", "email", "offline_access"]
 
-    var wantsIDToken: Bool { openIDScopes.contains("openid") }
-    var wantsRefreshToken: Bool { openIDScopes.contains("offline_access") }
+    // Entra: v1 user grants for a resource always return an ID token and a refresh token.
+    var wantsIDToken: Bool { v1Resource != nil || openIDScopes.contains("openid") }
+    var wantsRefreshToken: Bool { v1Resource != nil || openIDScopes.contains("offline_access") }
+
+    /// The v2 scope that stands for a v1 `resource`: `{resource without trailing slashes}/.default`.
+    static func v1DefaultScope(_ resource: String) -> String {
+        var name = Substring(resource)
+        while name.hasSuffix("/") { name = name.dropLast() }
+        return "\(name)/.default"
+    }
+
+    /// A v1 request's `resource` (an identifier URI, an app ID or Graph's URI, with or without a trailing slash):
+    /// Entra grants for it what v2 grants for `{resource}/.default`, and names it in `aud` exactly as sent.
+    init(v1Resource resource: String, tenant: Tenant, directory: Directory, graphResource: String) throws(OAuthError) {
+        guard !resource.contains(" "), resource.contains(where: { $0 != "/" }) else {
+            throw .unknownResource(resource, tenant: tenant.displayName)
+        }
+        try self.init(Self.v1DefaultScope(resource), tenant: tenant, directory: directory, graphResource: graphResource)
+        resourceIdentifier = resource
+        v1Resource = resource
+    }
 
     /// Parses and checks `scope` against the directory (reference/entra-protocol.md §3.7, §4.3).
     init(_ scopeParameter: String, tenant: Tenant, directory: Directory, graphResource: String) throws(OAuthError) {

@@ -9,9 +9,15 @@ public struct TokenRequest: Sendable {
     public var parameters: [(name: String, value: String)]
     /// Client credentials from `Authorization: Basic` (client_secret_basic), when sent.
     public var basicCredentials: (clientID: String, secret: String)?
+    /// The B2C policy named in the path or by `?p=`, and how.
+    public var policy: String?
+    public var policyForm: B2CPolicyForm
 
     public init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
-                basicCredentials: (clientID: String, secret: String)? = nil) {
+                basicCredentials: (clientID: String, secret: String)? = nil, policy: String? = nil,
+                policyForm: B2CPolicyForm = .path) {
+        self.policy = policy
+        self.policyForm = policyForm
         self.tenant = tenant
         self.version = version
         self.parameters = parameters

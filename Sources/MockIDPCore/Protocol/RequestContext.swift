@@ -6,13 +6,25 @@ public struct RequestContext: Sendable {
     public var host: String
     /// The client's `client-request-id`, echoed as `correlation_id`.
     public var correlationID: String?
+    /// Which tenants the host serves and as which cloud it answers.
+    public var hostScope: HostScope
     /// The request's `claims` parameter (set by the token endpoint): decides `amr`/`acrs` and which challenges it answers.
     public var claims: ClaimsRequest?
 
+    /// The context of a request that came to `baseURL`, whose host name (without port) is `host`.
     public init(baseURL: String, host: String, correlationID: String? = nil) {
         self.baseURL = baseURL
         self.host = host.lowercased()
         self.correlationID = correlationID
+        hostScope = HostScope(host: host)
+    }
+
+    /// The scheme and host of v2 issuers: a cloud's login host names its canonical issuer host whichever alias
+    /// was used (Entra: `login.windows.net` still issues `https://login.microsoftonline.com/{tid}/v2.0`); any other
+    /// host, this server's base URL.
+    public var issuerBaseURL: String {
+        if case .login(let cloud) = hostScope { return "https://\(cloud.issuerHost)" }
+        return baseURL
     }
 }
 

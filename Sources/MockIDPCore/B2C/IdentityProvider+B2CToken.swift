@@ -1,0 +1,102 @@
+import MockIDPJOSE
+
+extension IdentityProvider {
+    /// A B2C policy's token endpoint: `authorization_code` and `refresh_token`, with B2C's error codes.
+    func b2cToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
+                  context: RequestContext) throws(OAuthError) -> TokenResponse {
+        do throws(OAuthError) {
+            let grantType = try parameters.required("grant_type")
+            switch grantType {
+            case "authorization_code": return try b2cAuthorizationCode(parameters, request: request, authority: authority, context: context)
+            case "refresh_token": return try b2cRefreshToken(parameters, request: request, authority: authority, context: context)
+            default: throw .b2cUnsupportedGrantType(grantType)
+            }
+        } catch {
+            throw error.inB2CDialect(clientID: parameters["client_id"] ?? request.basicCredentials?.clientID, tenant: authority.tenantSegment)
+        }
+    }
+
+    /// A code from this tenant's authorize endpoint, redeemed once, by its client, with its redirect URI and PKCE
+    /// verifier, at the policy that issued it.
+    private func b2cAuthorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
+                                      context: RequestContext) throws(OAuthError) -> TokenResponse {
+        let code = try parameters.required("code")
+        let directory = self.directory
+        guard let record = state.withLock({ $0.authorizationCodes[code] }), let policy = record.policy,
+              record.tenantID == authority.tenant.id else { throw .invalidAuthorizationCode() }
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
+                                                       directory: directory, context: context, requireCredential: true)
+        guard !record.redeemed else { throw .codeAlreadyRedeemed() }
+        guard client.clientID == record.clientID else { throw .codeIssuedToAnotherClient() }
+        guard clock.now() < record.expiresAt else { throw .codeExpired() }
+        guard policy.lowercased() == authority.policy.pathName else {
+            throw .grantForOtherPolicy(actual: authority.policy.pathName, expected: policy.lowercased())
+        }
+        guard parameters["redirect_uri"] == record.redirectURI else { throw .codeRedirectURIMismatch() }
+        try checkPKCE(verifier: parameters["code_verifier"], challenge: record.codeChallenge, method: record.codeChallengeMethod)
+        guard let user = directory.user(record.username, in: authority.tenant), user.objectID == record.userObjectID else {
+            throw .refreshTokenUserGone()
+        }
+        let scopes = try B2CScopeRequest(parameters["scope"] ?? record.scope, client: client, tenant: authority.tenant, directory: directory)
+        guard state.withLock({ $0.authorizationCodes.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
+        let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: clock.now(), authTime: record.authTime,
+                             nonce: record.nonce, newUser: record.newUser, includeClientInfo: parameters["client_info"] == "1")
+        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, context: context)
+    }
+
+    /// A refresh token of this tenant's B2C policies, for its client and a user who still exists; the tokens
+    /// name the policy whose endpoint was called.
+    private func b2cRefreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
+                                 context: RequestContext) throws(OAuthError) -> TokenResponse {
+        let token = try parameters.required("refresh_token")
+        let directory = self.directory
+        guard let record = state.withLock({ $0.refreshTokens[token] }), record.policy != nil,
+              record.tenantID == authority.tenant.id else { throw .invalidRefreshToken() }
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
+                                                       directory: directory, context: context, requireCredential: true)
+        guard client.clientID == record.clientID else { throw .refreshTokenForOtherClient() }
+        let now = clock.now()
+        guard now < record.expiresAt else {
+            throw .expiredRefreshToken(issuedAt: EntraTime.iso8601(record.issuedAt), inactiveSeconds: now - record.issuedAt)
+        }
+        guard let user = directory.user(record.username, in: authority.tenant), user.objectID == record.userObjectID else {
+            throw .refreshTokenUserGone()
+        }
+        let scopes = try B2CScopeRequest(parameters["scope"] ?? record.scope, client: client, tenant: authority.tenant, directory: directory)
+        let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: now, authTime: record.issuedAt,
+                             nonce: nil, newUser: false, includeClientInfo: parameters["client_info"] == "1")
+        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, context: context)
+    }
+
+    /// B2C's token response: `access_token` only when a resource or the client ID was asked for, `id_token` for
+    /// `openid`, `refresh_token` for `offline_access`, and B2C's `not_before`, `expires_on`, `resource`,
+    /// `id_token_expires_in`, `refresh_token_expires_in`.
+    private func b2cTokenResponse(_ grant: B2CGrant, user: User, clientAuthentication: String,
+                                  context: RequestContext) throws(OAuthError) -> TokenResponse {
+        let factory = tokenFactory(context, tenant: grant.authority.tenant)
+        let lifetime = configuration.tokens.lifetime
+        var body = JSONObject()
+        if let audience = grant.scopes.audience {
+            body["access_token"] = .string(try factory.b2cAccessToken(grant, user: user, audience: audience))
+        }
+        if grant.scopes.wantsIDToken { body["id_token"] = .string(try factory.b2cIDToken(grant, user: user)) }
+        body["token_type"] = "Bearer"
+        body["not_before"] = .int(grant.issuedAt)
+        body["expires_in"] = .int(lifetime)
+        body["expires_on"] = .int(grant.issuedAt + lifetime)
+        if let audience = grant.scopes.audience { body["resource"] = .string(audience.clientID) }
+        if grant.scopes.wantsIDToken { body["id_token_expires_in"] = .int(lifetime) }
+        body["scope"] = .string(grant.scopes.requested.joined(separator: " "))
+        if grant.scopes.wantsRefreshToken {
+            body["refresh_token"] = .string(storeRefreshToken(
+                tenant: grant.authority.tenant, clientID: grant.client.clientID, user: user,
+                scope: grant.scopes.requested.joined(separator: " "), clientAuthentication: clientAuthentication,
+                issuedAt: grant.issuedAt, policy: grant.authority.policy.name))
+            body["refresh_token_expires_in"] = .int(configuration.tokens.refreshLifetime)
+        }
+        if grant.includeClientInfo {
+            body["client_info"] = .string(TokenFactory.b2cClientInfo(user: user, authority: grant.authority))
+        }
+        return TokenResponse(body: .object(body))
+    }
+}

@@ -1,0 +1,109 @@
+import MockIDPJOSE
+
+/// What a B2C page reports back to the user when a form is not accepted (shown on the page, not sent to the app).
+public struct SelfAssertedProblem: Error, Sendable, Equatable {
+    /// The sentence B2C shows above the form.
+    public var message: String
+}
+
+/// The user flows behind B2C's pages: sign-up, password reset and profile edit change the directory through
+/// `upsertUser`, so what they change is gone after `restoreLoadedConfiguration` (the control API's reset).
+extension IdentityProvider {
+    /// Signs a new local account up in the policy's tenant: the e-mail address is the sign-in name.
+    public func b2cSignUp(email: String, password: String, reenteredPassword: String, displayName: String,
+                          givenName: String, surname: String, authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
+        let email = email.trimmingSpacesAndTabs()
+        guard Self.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
+        if let problem = Self.passwordProblem(password, reentered: reenteredPassword) { return .failure(problem) }
+        let tenant = authority.tenant
+        guard directory.user(email, in: tenant) == nil else {
+            return .failure(SelfAssertedProblem(message: "A user with the specified ID already exists. Please choose a different one."))
+        }
+        var claims = JSONObject()
+        if !givenName.isEmpty { claims["given_name"] = .string(givenName) }
+        if !surname.isEmpty { claims["family_name"] = .string(surname) }
+        let name = displayName.isEmpty ? [givenName, surname].filter { !$0.isEmpty }.joined(separator: " ") : displayName
+        let user = User(username: email, password: password, name: name.isEmpty ? nil : name,
+                        objectID: User.derivedObjectID(tenantID: tenant.id, username: email), email: email, claims: claims)
+        guard upsertUser(user, tenant: tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
+        return .success(user)
+    }
+
+    /// Sets a new password for an existing local account (B2C would first verify the e-mail address by a code).
+    public func b2cResetPassword(email: String, newPassword: String, reenteredPassword: String,
+                                 authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
+        guard var user = directory.user(email.trimmingSpacesAndTabs(), in: authority.tenant) else {
+            return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
+        }
+        if let problem = Self.passwordProblem(newPassword, reentered: reenteredPassword) { return .failure(problem) }
+        user.password = newPassword
+        guard upsertUser(user, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
+        return .success(user)
+    }
+
+    /// Changes the display name, given name and surname of a signed-in user.
+    public func b2cEditProfile(_ user: User, displayName: String, givenName: String, surname: String,
+                               authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
+        guard var current = directory.user(user.username, in: authority.tenant), current.objectID == user.objectID else {
+            return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
+        }
+        guard !displayName.isEmpty else { return .failure(SelfAssertedProblem(message: "Display Name is required.")) }
+        current.name = displayName
+        current.claims["given_name"] = givenName.isEmpty ? nil : .string(givenName)
+        current.claims["family_name"] = surname.isEmpty ? nil : .string(surname)
+        guard upsertUser(current, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
+        return .success(current)
+    }
+
+    /// B2C's default password rule for local accounts: 8 to 64 characters, three of lower case, upper case,
+    /// digit and symbol; and both fields alike.
+    static func passwordProblem(_ password: String, reentered: String) -> SelfAssertedProblem? {
+        let classes = [
+            password.contains(where: \.isLowercase), password.contains(where: \.isUppercase),
+            password.contains(where: \.isNumber), password.contains(where: { !$0.isLetter && !$0.isNumber && $0 != " " }),
+        ].filter { $0 }.count
+        guard (8...64).contains(password.count), classes >= 3 else {
+            return SelfAssertedProblem(message: "The password must be between 8 and 64 characters and have at least 3 of the following: a lowercase letter, an uppercase letter, a digit, a symbol.")
+        }
+        guard password == reentered else {
+            return SelfAssertedProblem(message: "The password entry fields do not match. Please enter the same password in both fields and try again.")
+        }
+        return nil
+    }
+
+    static func isEmailAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
+        return !text.contains(where: { $0 == " " || $0 == "<" || $0 == ">" })
+    }
+
+    /// The ID and access tokens of a B2C implicit or hybrid response (`c_hash` / `at_hash` as OpenID Connect §3.3.2.11).
+    func b2cImplicitTokens(_ request: ValidatedAuthorization, b2c: B2CAuthority, user: User, authTime: Int, code: String?,
+                           newUser: Bool, context: RequestContext) throws(OAuthError) -> [(name: String, value: String)] {
+        let scopes = try B2CScopeRequest(request.scope, client: request.client, tenant: b2c.tenant, directory: directory)
+        let grant = B2CGrant(client: request.client, authority: b2c, scopes: scopes, issuedAt: clock.now(), authTime: authTime,
+                             nonce: request.nonce, newUser: newUser, includeClientInfo: false)
+        let factory = tokenFactory(context, tenant: b2c.tenant)
+        var response: [(name: String, value: String)] = []
+        var accessToken: String?
+        if request.responseTypes.contains("token"), let audience = scopes.audience {
+            let token = try factory.b2cAccessToken(grant, user: user, audience: audience)
+            accessToken = token
+            response += [("access_token", token), ("token_type", "Bearer"),
+                         ("expires_in", String(configuration.tokens.lifetime)), ("scope", request.scope)]
+        }
+        if request.responseTypes.contains("id_token") {
+            var extra = JSONObject()
+            if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
+            if let accessToken { extra["at_hash"] = .string(Self.halfHash(accessToken)) }
+            response.append(("id_token", try factory.b2cIDToken(grant, user: user, extra: extra)))
+        }
+        return response
+    }
+}
+
+extension String {
+    func trimmingSpacesAndTabs() -> String {
+        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}

@@ -1,0 +1,120 @@
+import MockIDPJOSE
+
+/// What `mockidp token` asks for: a token minted offline with the provider's keys and claims rules, for a
+/// tenant, a client, optionally a user, and scopes.
+public struct MintRequest: Sendable {
+    /// Which token to mint.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// An access token: delegated when a user is named, app-only (client credentials shape) otherwise.
+        case access
+        /// An ID token for the user and client.
+        case id
+    }
+
+    /// Which token to mint.
+    public var kind: Kind
+    /// The tenant GUID or one of its domains.
+    public var tenant: String
+    /// The client (application) ID the token is issued to.
+    public var clientID: String
+    /// The user's username (UPN); required for ID tokens.
+    public var username: String?
+    /// Scopes as a client would send them (`api://contoso-api/access_as_user`, `User.Read`, `{resource}/.default`).
+    public var scopes: [String]
+    /// Extra claims as `name=value`: the value is JSON when it parses as JSON, else the string itself.
+    public var claims: [(name: String, value: String)]
+    /// Seconds until `exp`; nil for the configuration's `tokens.lifetime`.
+    public var lifetime: Int?
+    /// The ID token version (1 or 2); access tokens take their API's version, as the server issues them.
+    public var idTokenVersion: Int
+    /// `scheme://host[:port]` the server is reached at: it decides the v2 issuer and the cloud.
+    public var baseURL: String
+
+    /// A request for `kind` issued to `clientID` in `tenant`, on the server at `baseURL`.
+    public init(kind: Kind, tenant: String, clientID: String, username: String? = nil, scopes: [String] = [],
+                claims: [(name: String, value: String)] = [], lifetime: Int? = nil, idTokenVersion: Int = 2,
+                baseURL: String) {
+        self.kind = kind
+        self.tenant = tenant
+        self.clientID = clientID
+        self.username = username
+        self.scopes = scopes
+        self.claims = claims
+        self.lifetime = lifetime
+        self.idTokenVersion = idTokenVersion
+        self.baseURL = baseURL
+    }
+}
+
+extension IdentityProvider {
+    /// Mints the token `request` describes, with the same factory and claims rules as the token endpoint, signed by
+    /// the active key. Fails with the error the token endpoint would give for the same tenant, client, user or scope.
+    public func mint(_ request: MintRequest) -> Result<String, OAuthError> {
+        do throws(OAuthError) {
+            return .success(try mintToken(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func mintToken(_ request: MintRequest) throws(OAuthError) -> String {
+        let directory = self.directory
+        guard let tenant = directory.tenant(request.tenant) else { throw .tenantNotFound(request.tenant, forDiscovery: false) }
+        guard let client = directory.app(request.clientID, in: tenant) else {
+            throw .unknownClient(request.clientID, tenant: tenant.id)
+        }
+        let context = RequestContext(baseURL: request.baseURL, host: Self.host(of: request.baseURL))
+        let factory = tokenFactory(context, tenant: tenant, lifetime: request.lifetime)
+        let overriding = try Self.claims(request.claims)
+        // As the token endpoint would have authenticated this client: a secret, else a certificate, else none.
+        let authentication = !client.isConfidential ? "0" : client.secret != nil ? "1" : client.certificates.isEmpty ? "1" : "2"
+        let now = clock.now()
+        let scope = request.scopes.joined(separator: " ")
+        guard let username = request.username else {
+            guard request.kind == .access else { throw .missingParameter("username") }
+            let (resource, identifier) = try applicationScope(scope, tenant: tenant, directory: directory)
+            let grant = Grant(client: client, clientAuthentication: authentication, scopes: nil, applicationResource: resource,
+                              applicationResourceIdentifier: identifier, issuedAt: now, authenticationMethods: [], nonce: nil,
+                              includeClientInfo: false)
+            let roles = applicationRoles(client: client, resource: resource, cloud: factory.cloud)
+            return try factory.applicationAccessToken(grant, roles: roles, tenant: tenant, overriding: overriding)
+        }
+        guard let user = directory.user(username, in: tenant) else { throw .unknownUser(username, tenant: tenant.displayName) }
+        let scopes: ScopeRequest
+        switch request.kind {
+        case .access:
+            guard !scope.isEmpty else { throw .missingParameter("scope") }
+            scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: factory.cloud.graphResource)
+        case .id:
+            scopes = try ScopeRequest(scope.isEmpty ? "openid profile" : scope, tenant: tenant, directory: directory,
+                                      graphResource: factory.cloud.graphResource)
+        }
+        let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
+                          applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
+                          includeClientInfo: false)
+        switch request.kind {
+        case .access: return try factory.userAccessToken(grant, user: user, tenant: tenant, overriding: overriding)
+        case .id: return try factory.idToken(grant, user: user, tenant: tenant, version: request.idTokenVersion, overriding: overriding)
+        }
+    }
+
+    /// `name=value` pairs as claims: JSON values as parsed, anything else as a string.
+    private static func claims(_ pairs: [(name: String, value: String)]) throws(OAuthError) -> JSONObject {
+        var claims = JSONObject()
+        for (name, value) in pairs {
+            guard !name.isEmpty else { throw .invalidParameter("claim", "needs a name before '='") }
+            claims[name] = (try? JSONValue.parse(value)) ?? .string(value)
+        }
+        return claims
+    }
+
+    /// The host of `scheme://host[:port]`, lower-case, without brackets or port.
+    static func host(of baseURL: String) -> String {
+        var rest = Substring(baseURL)
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { return String(rest[rest.index(after: rest.startIndex)..<close]) }
+        if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
+        return rest.lowercased()
+    }
+}

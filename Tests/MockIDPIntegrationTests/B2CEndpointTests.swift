@@ -1,0 +1,377 @@
+import Foundation
+import MockIDPConfiguration
+import MockIDPCore
+import MockIDPJOSE
+import MockIDPTesting
+import Testing
+
+/// Azure AD B2C over real sockets against config/examples/b2c.yaml: every authority form, the claims, and each
+/// B2C error a client can trigger.
+@Suite struct B2CEndpointTests {
+    static let tenantID = "a4cf0827-8d79-45b2-ab17-599d4e41cad3"
+    static let domain = "fabrikamb2c.onmicrosoft.com"
+    static let mobile = "8a1d2b3c-4e5f-4a6b-9c7d-e8f9a0b1c2d3"
+    static let web = "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
+    static let spa = "d9e3ff98-d572-4200-9bcf-fd6e72f0ecc9"
+    static let api = "5386caa5-bae5-45ee-b4fb-5203bcc41917"
+    static let frankOID = "2f0c6e53-8a4b-4c1d-9e7f-0a1b2c3d4e5f"
+    static let susi = "B2C_1_signupsignin"
+    static let verifier = String(repeating: "a", count: 43)
+    static let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
+
+    static func configuration(policyClaim: String = "tfp") throws -> IdentityProviderConfiguration {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("config/examples/b2c.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "policyClaim: tfp", with: "policyClaim: \(policyClaim)")
+        return try ConfigurationLoader.parse(text: text, fileName: "b2c.yaml", baseDirectory: root.path)
+    }
+
+    static func withB2C(policyClaim: String = "tfp", _ body: (MockIdentityProvider) async throws -> Void) async throws {
+        try await withMockIdentityProvider(configuration: try configuration(policyClaim: policyClaim)) { try await body($0) }
+    }
+
+    static func claims(_ token: String?) -> JSONValue {
+        guard let token, let payload = token.split(separator: ".").dropFirst().first, let bytes = Base64URL.decode(payload) else { return .null }
+        return (try? JSONValue.parse(bytes)) ?? .null
+    }
+
+    static func query(_ location: String?) -> [String: String] {
+        // Form encoding writes spaces as '+', which URLComponents does not decode.
+        let text = location?.replacingOccurrences(of: "#", with: "?").replacingOccurrences(of: "+", with: "%20")
+        guard let text, let components = URLComponents(string: text) else { return [:] }
+        return Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The authorize URL of a policy, in the path form unless `prefix` (`/tfp`, `/te`) or `queryForm` say otherwise.
+    static func authorizeURL(_ idp: MockIdentityProvider, policy: String = susi, prefix: String = "", queryForm: Bool = false,
+                             clientID: String = mobile, redirectURI: String = "http://localhost", scope: String = "openid offline_access",
+                             extra: [(String, String)] = []) -> String {
+        var items = [("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"), ("scope", scope),
+                     ("state", "st"), ("nonce", "nn"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+                     ("client_info", "1")]
+        items += extra
+        let path = queryForm ? "\(prefix)/\(domain)/oauth2/v2.0/authorize" : "\(prefix)/\(domain)/\(policy)/oauth2/v2.0/authorize"
+        var query = items.map { "\(HTTP.escape($0.0))=\(HTTP.escape($0.1))" }.joined(separator: "&")
+        if queryForm { query = "p=\(policy)&" + query }
+        return idp.baseURL + path + "?" + query
+    }
+
+    /// Signs `username` in on the policy's page and returns the redirect's parameters.
+    static func signIn(_ idp: MockIdentityProvider, _ browser: PageClient, url: String, username: String = "frank@example.com",
+                       password: String = "Frank-Passw0rd") async throws -> [String: String] {
+        let page = try await browser.send("GET", url)
+        #expect(page.status == 200, "\(page.text.prefix(300))")
+        let done = try await browser.submit(page, baseURL: idp.baseURL, action: "signin", [("username", username), ("password", password)])
+        #expect(done.status == 302, "\(done.text.prefix(300))")
+        return query(done.header("Location"))
+    }
+
+    static func redeem(_ idp: MockIdentityProvider, code: String, policy: String = susi, prefix: String = "",
+                       extra: [(String, String)] = [("client_id", mobile)]) async throws -> Reply {
+        try await HTTP.form("\(idp.baseURL)\(prefix)/\(domain)/\(policy)/oauth2/v2.0/token",
+                            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://localhost"),
+                             ("code_verifier", verifier), ("scope", "openid offline_access \(mobile)"), ("client_info", "1")] + extra)
+    }
+
+    static func b2cCode(_ reply: Reply) -> String? {
+        reply.json["error_description"]?.stringValue?.split(separator: ":").first.map(String.init)
+    }
+
+    @Test("discovery answers in the path, tfp, te and ?p= forms, with the policy in any case, on a b2clogin host too")
+    func discoveryInEveryForm() async throws {
+        try await Self.withB2C { idp in
+            let issuer = JSONValue.string("\(idp.baseURL)/\(Self.tenantID)/v2.0/")
+            for prefix in ["", "/tfp", "/te"] {
+                for policy in ["B2C_1_signupsignin", "b2c_1_SIGNUPSIGNIN"] {
+                    let doc = try await HTTP.get("\(idp.baseURL)\(prefix)/\(Self.domain)/\(policy)/v2.0/.well-known/openid-configuration")
+                    #expect(doc.status == 200)
+                    #expect(doc.json["issuer"] == issuer)
+                    #expect(doc.json["token_endpoint"] == .string("\(idp.baseURL)/\(Self.domain)/b2c_1_signupsignin/oauth2/v2.0/token"))
+                    #expect(doc.json["jwks_uri"] == .string("\(idp.baseURL)/\(Self.domain)/b2c_1_signupsignin/discovery/v2.0/keys"))
+                    #expect(doc.json["device_authorization_endpoint"] == nil && doc.json["cloud_instance_name"] == nil)
+                    #expect(doc.json["claims_supported"]?.arrayValue?.contains("tfp") == true)
+                }
+            }
+            let byGUID = try await HTTP.get("\(idp.baseURL)/\(Self.tenantID)/B2C_1_passwordreset/v2.0/.well-known/openid-configuration")
+            #expect(byGUID.json["authorization_endpoint"] == .string("\(idp.baseURL)/\(Self.tenantID)/b2c_1_passwordreset/oauth2/v2.0/authorize"))
+            let query = try await HTTP.get("\(idp.baseURL)/\(Self.domain)/v2.0/.well-known/openid-configuration?p=B2C_1_SignUpSignIn")
+            #expect(query.json["issuer"] == issuer)
+            #expect(query.json["authorization_endpoint"] == .string("\(idp.baseURL)/\(Self.domain)/oauth2/v2.0/authorize?p=b2c_1_signupsignin"))
+            #expect(query.json["jwks_uri"] == .string("\(idp.baseURL)/\(Self.domain)/discovery/v2.0/keys?p=b2c_1_signupsignin"))
+            let hosted = try await HTTP.get("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/v2.0/.well-known/openid-configuration",
+                                            headers: ["Host": "fabrikamb2c.b2clogin.com"])
+            #expect(hosted.json["issuer"] == .string("http://fabrikamb2c.b2clogin.com/\(Self.tenantID)/v2.0/"))
+            #expect(hosted.json["token_endpoint"] == .string("http://fabrikamb2c.b2clogin.com/\(Self.domain)/b2c_1_signupsignin/oauth2/v2.0/token"))
+        }
+    }
+
+    @Test("every key-set form publishes the signing key as B2C does: kid and nbf, no x5c or issuer")
+    func keysInEveryForm() async throws {
+        try await Self.withB2C { idp in
+            let entra = try await HTTP.get("\(idp.baseURL)/common/discovery/v2.0/keys").json["keys"]?.arrayValue?.first?["kid"]
+            for path in ["/\(Self.domain)/\(Self.susi)/discovery/v2.0/keys", "/tfp/\(Self.domain)/\(Self.susi)/discovery/v2.0/keys",
+                         "/te/\(Self.domain)/\(Self.susi)/discovery/v2.0/keys", "/\(Self.domain)/discovery/v2.0/keys?p=\(Self.susi)"] {
+                let r = try await HTTP.get(idp.baseURL + path)
+                let key = r.json["keys"]?.arrayValue?.first
+                #expect(r.status == 200, "\(path)")
+                #expect(key?["kid"] == entra && key?["nbf"]?.intValue != nil && key?["x5c"] == nil && key?["issuer"] == nil, "\(path)")
+            }
+        }
+    }
+
+    @Test("a code flow in each authority form gives B2C's tokens and client_info")
+    func codeFlowInEveryForm() async throws {
+        try await Self.withB2C { idp in
+            for (prefix, queryForm) in [("", false), ("/tfp", false), ("/te", false), ("", true)] {
+                let browser = PageClient()
+                let response = try await Self.signIn(idp, browser, url: Self.authorizeURL(idp, prefix: prefix, queryForm: queryForm))
+                #expect(response["state"] == "st")
+                let code = try #require(response["code"], "\(prefix) \(queryForm)")
+                let info = Base64URL.decode(response["client_info"] ?? "").flatMap { try? JSONValue.parse($0) }
+                #expect(info == ["uid": .string("\(Self.frankOID)-b2c_1_signupsignin"), "utid": .string(Self.tenantID)])
+                let tokenURL = queryForm ? "\(idp.baseURL)/\(Self.domain)/oauth2/v2.0/token?p=\(Self.susi)"
+                    : "\(idp.baseURL)\(prefix)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/token"
+                let reply = try await HTTP.form(tokenURL, [("grant_type", "authorization_code"), ("client_id", Self.mobile), ("code", code),
+                                                           ("redirect_uri", "http://localhost"), ("code_verifier", Self.verifier),
+                                                           ("scope", "openid offline_access \(Self.mobile)"), ("client_info", "1")])
+                #expect(reply.status == 200, "\(reply.text)")
+                let id = Self.claims(reply.json["id_token"]?.stringValue)
+                #expect(id["ver"] == "1.0" && id["iss"] == .string("\(idp.baseURL)/\(Self.tenantID)/v2.0/"))
+                #expect(id["sub"] == .string(Self.frankOID) && id["oid"] == .string(Self.frankOID))
+                #expect(id["aud"] == .string(Self.mobile) && id["nonce"] == "nn" && id["auth_time"]?.intValue != nil)
+                #expect(id["emails"] == ["frank@example.com"] && id["tfp"] == .string(Self.susi) && id["tid"] == .string(Self.tenantID))
+                #expect(id["newUser"] == nil && id["idp"] == nil && id["acr"] == nil)
+                let access = Self.claims(reply.json["access_token"]?.stringValue)
+                #expect(access["aud"] == .string(Self.mobile) && access["azp"] == .string(Self.mobile) && access["scp"] == nil)
+                #expect(reply.json["resource"] == .string(Self.mobile) && reply.json["refresh_token"] != nil)
+                #expect(reply.json["client_info"] == response["client_info"].map { .string($0) })
+                // The refresh token works at the policy, and names the policy called.
+                let refreshed = try await HTTP.form(tokenURL, [("grant_type", "refresh_token"), ("client_id", Self.mobile),
+                                                               ("refresh_token", reply.json["refresh_token"]?.stringValue ?? ""),
+                                                               ("scope", "openid api://fabrikamb2c-api/read")])
+                #expect(refreshed.status == 200, "\(refreshed.text)")
+                #expect(Self.claims(refreshed.json["access_token"]?.stringValue)["scp"] == "read")
+                #expect(Self.claims(refreshed.json["access_token"]?.stringValue)["aud"] == .string(Self.api))
+            }
+        }
+    }
+
+    @Test("policyClaim acr puts the policy into acr instead of tfp")
+    func acrClaim() async throws {
+        try await Self.withB2C(policyClaim: "acr") { idp in
+            let code = try #require(try await Self.signIn(idp, PageClient(), url: Self.authorizeURL(idp))["code"])
+            let id = Self.claims(try await Self.redeem(idp, code: code).json["id_token"]?.stringValue)
+            #expect(id["acr"] == .string(Self.susi) && id["tfp"] == nil)
+            let doc = try await HTTP.get("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/v2.0/.well-known/openid-configuration")
+            #expect(doc.json["claims_supported"]?.arrayValue?.contains("acr") == true)
+        }
+    }
+
+    @Test("sign-up creates the user, whose first token says newUser, and the user is gone after restoring the configuration")
+    func signUp() async throws {
+        try await Self.withB2C { idp in
+            let browser = PageClient()
+            let page = try await browser.send("GET", Self.authorizeURL(idp))
+            let form = try await browser.submit(page, baseURL: idp.baseURL, action: "signup_page")
+            #expect(form.text.contains("Sign up"))
+            let taken = try await browser.submit(form, baseURL: idp.baseURL, action: "signup", [
+                ("email", "frank@example.com"), ("newPassword", "Ivan-Passw0rd"), ("reenterPassword", "Ivan-Passw0rd"), ("displayName", "F")])
+            #expect(taken.status == 200 && taken.text.contains("A user with the specified ID already exists"))
+            let mismatch = try await browser.submit(form, baseURL: idp.baseURL, action: "signup", [
+                ("email", "ivan@example.com"), ("newPassword", "Ivan-Passw0rd"), ("reenterPassword", "Ivan-Passw0rd!"), ("displayName", "I")])
+            #expect(mismatch.text.contains("do not match"))
+            let done = try await browser.submit(form, baseURL: idp.baseURL, action: "signup", [
+                ("email", "ivan@example.com"), ("newPassword", "Ivan-Passw0rd"), ("reenterPassword", "Ivan-Passw0rd"),
+                ("displayName", "Ivan Ilic"), ("givenName", "Ivan"), ("surname", "Ilic")])
+            let code = try #require(Self.query(done.header("Location"))["code"], "\(done.text.prefix(300))")
+            let id = Self.claims(try await Self.redeem(idp, code: code).json["id_token"]?.stringValue)
+            #expect(id["newUser"] == true && id["emails"] == ["ivan@example.com"] && id["name"] == "Ivan Ilic" && id["given_name"] == "Ivan")
+            let again = try #require(try await Self.signIn(idp, PageClient(), url: Self.authorizeURL(idp), username: "ivan@example.com",
+                                                           password: "Ivan-Passw0rd")["code"])
+            let second = Self.claims(try await Self.redeem(idp, code: again).json["id_token"]?.stringValue)
+            #expect(second["oid"] == id["oid"] && second["newUser"] == nil)
+            idp.server.provider.restoreLoadedConfiguration()
+            let gone = PageClient()
+            let page2 = try await gone.send("GET", Self.authorizeURL(idp))
+            let failed = try await gone.submit(page2, baseURL: idp.baseURL, action: "signin", [("username", "ivan@example.com"), ("password", "Ivan-Passw0rd")])
+            #expect(failed.status == 200 && failed.text.contains("We can&#39;t seem to find your account."))
+        }
+    }
+
+    @Test("forgot password sends AADB2C90118, the reset policy sets a new password, cancel sends AADB2C90091")
+    func passwordResetAndCancel() async throws {
+        try await Self.withB2C { idp in
+            let browser = PageClient()
+            let page = try await browser.send("GET", Self.authorizeURL(idp))
+            let forgot = Self.query(try await browser.submit(page, baseURL: idp.baseURL, action: "forgot").header("Location"))
+            #expect(forgot["error"] == "access_denied" && forgot["state"] == "st")
+            #expect(forgot["error_description"]?.hasPrefix("AADB2C90118: The user has forgotten their password.\r\nCorrelation ID: ") == true)
+            let cancel = Self.query(try await browser.submit(page, baseURL: idp.baseURL, action: "cancel").header("Location"))
+            #expect(cancel["error"] == "access_denied" && cancel["error_description"]?.hasPrefix("AADB2C90091: ") == true)
+
+            let reset = try await browser.send("GET", Self.authorizeURL(idp, policy: "B2C_1_passwordreset"))
+            #expect(reset.text.contains("Reset your password") && !reset.text.contains("Sign up now"))
+            let weak = try await browser.submit(reset, baseURL: idp.baseURL, action: "reset", [
+                ("email", "frank@example.com"), ("newPassword", "password"), ("reenterPassword", "password")])
+            #expect(weak.text.contains("between 8 and 64 characters"))
+            let unknown = try await browser.submit(reset, baseURL: idp.baseURL, action: "reset", [
+                ("email", "nobody@example.com"), ("newPassword", "Frank-N3w-pw"), ("reenterPassword", "Frank-N3w-pw")])
+            #expect(unknown.text.contains("An account could not be found"))
+            let done = try await browser.submit(reset, baseURL: idp.baseURL, action: "reset", [
+                ("email", "frank@example.com"), ("newPassword", "Frank-N3w-pw"), ("reenterPassword", "Frank-N3w-pw")])
+            let code = try #require(Self.query(done.header("Location"))["code"])
+            let id = Self.claims(try await Self.redeem(idp, code: code, policy: "B2C_1_passwordreset").json["id_token"]?.stringValue)
+            #expect(id["tfp"] == "B2C_1_passwordreset" && id["oid"] == .string(Self.frankOID))
+            let old = PageClient()
+            let page2 = try await old.send("GET", Self.authorizeURL(idp))
+            let refused = try await old.submit(page2, baseURL: idp.baseURL, action: "signin", [("username", "frank@example.com"), ("password", "Frank-Passw0rd")])
+            #expect(refused.text.contains("Your password is incorrect."))
+            #expect(try await Self.signIn(idp, PageClient(), url: Self.authorizeURL(idp), password: "Frank-N3w-pw")["code"] != nil)
+        }
+    }
+
+    @Test("a missing or unknown policy gets B2C's AADB2C90022 on every endpoint")
+    func unknownPolicies() async throws {
+        try await Self.withB2C { idp in
+            for path in ["/\(Self.domain)/B2C_1_nope/v2.0/.well-known/openid-configuration", "/tfp/\(Self.domain)/B2C_1_nope/discovery/v2.0/keys",
+                         "/\(Self.domain)/v2.0/.well-known/openid-configuration", "/\(Self.domain)/discovery/v2.0/keys",
+                         "/\(Self.domain)/v2.0/.well-known/openid-configuration?p=nope"] {
+                let r = try await HTTP.get(idp.baseURL + path)
+                #expect(r.status == 404 && Self.b2cCode(r) == "AADB2C90022", "\(path)")
+                #expect(r.json["error_codes"] == nil, "\(path)")
+            }
+            for path in ["/te/\(Self.domain)/B2C_1_nope/oauth2/v2.0/token", "/\(Self.domain)/oauth2/v2.0/token"] {
+                let r = try await HTTP.form(idp.baseURL + path, [("grant_type", "authorization_code"), ("code", "x")])
+                #expect(r.status == 400 && Self.b2cCode(r) == "AADB2C90022", "\(path)")
+            }
+            let page = try await PageClient().send("GET", Self.authorizeURL(idp, policy: "B2C_1_nope"))
+            #expect(page.status == 400 && page.text.contains("AADB2C90022"))
+            let logout = try await PageClient().send("GET", "\(idp.baseURL)/\(Self.domain)/B2C_1_nope/oauth2/v2.0/logout")
+            #expect(logout.status == 400 && logout.text.contains("AADB2C90022"))
+            // B2C has no tenant-wide v1 documents and no device code flow.
+            let v1 = try await HTTP.get("\(idp.baseURL)/\(Self.domain)/.well-known/openid-configuration")
+            #expect(v1.status == 404 && Self.b2cCode(v1) == "AADB2C90022")
+            let device = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/oauth2/v2.0/devicecode", [("client_id", Self.mobile), ("scope", "openid")])
+            #expect(device.status == 400 && Self.b2cCode(device) == "AADB2C90022")
+            // A policy on a tenant that is not B2C.
+            let entra = try await HTTP.get("\(idp.baseURL)/common/\(Self.susi)/v2.0/.well-known/openid-configuration")
+            #expect(entra.status == 400 && entra.json["error_codes"] == [90002])
+        }
+    }
+
+    @Test("authorize errors use B2C's codes")
+    func authorizeErrors() async throws {
+        try await Self.withB2C { idp in
+            let base = "\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/authorize"
+            let pages: [(String, String)] = [
+                ("?response_type=code&scope=openid", "AADB2C90008"),
+                ("?client_id=\(Self.mobile)&redirect_uri=https://evil.example&response_type=code&scope=openid", "AADB2C90006"),
+                ("?client_id=0a0b0c0d-0000-4000-8000-000000000000&response_type=code&scope=openid", "AADB2C90018"),
+            ]
+            for (query, code) in pages {
+                let r = try await PageClient().send("GET", base + query)
+                #expect(r.status == 400 && r.text.contains(code), "\(query)")
+            }
+            let redirects: [(String, [(String, String)], String)] = [
+                (Self.mobile, [("scope", "openid User.Read")], "AADB2C90055"),
+                (Self.mobile, [("scope", "openid api://fabrikamb2c-api/delete")], "AADB2C90117"),
+                (Self.mobile, [("response_type", "code token")], "AADB2C90013"),
+                (Self.mobile, [("response_type", "id_token")], "AADB2C90057"),
+                (Self.mobile, [("response_mode", "smoke_signal")], "AADB2C90014"),
+                (Self.mobile, [("prompt", "sometimes")], "AADB2C90043"),
+                (Self.mobile, [("prompt", "none")], "AADB2C90077"),
+                (Self.spa, [("code_challenge", ""), ("redirect_uri", "http://localhost:3000")], "AADB2C99059"),
+            ]
+            for (client, overrides, code) in redirects {
+                var items: [(String, String)] = [("client_id", client), ("redirect_uri", "http://localhost"), ("response_type", "code"),
+                                                 ("scope", "openid"), ("state", "st"), ("code_challenge", Self.challenge)]
+                for (k, v) in overrides { items.removeAll { $0.0 == k }; if !v.isEmpty { items.append((k, v)) } }
+                let url = base + "?" + items.map { "\(HTTP.escape($0.0))=\(HTTP.escape($0.1))" }.joined(separator: "&")
+                let r = try await PageClient().send("GET", url)
+                let q = Self.query(r.header("Location"))
+                #expect(r.status == 302 && q["error_description"]?.hasPrefix(code + ": ") == true, "\(code): \(r.status) \(q) \(r.text.prefix(200))")
+                #expect(q["state"] == "st", "\(code)")
+            }
+        }
+    }
+
+    @Test("token errors use B2C's codes and B2C's JSON shape")
+    func tokenErrors() async throws {
+        try await Self.withB2C { idp in
+            func freshCode(_ client: String = Self.mobile, redirect: String = "http://localhost") async throws -> String {
+                let url = Self.authorizeURL(idp, clientID: client, redirectURI: redirect)
+                return try #require(await Self.signIn(idp, PageClient(), url: url)["code"])
+            }
+            let code = try await freshCode()
+            let other = try await Self.redeem(idp, code: code, policy: "B2C_1_profileedit")
+            #expect(Self.b2cCode(other) == "AADB2C90088")
+            let pkce = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/token",
+                                           [("grant_type", "authorization_code"), ("client_id", Self.mobile), ("code", code),
+                                            ("redirect_uri", "http://localhost"), ("code_verifier", String(repeating: "b", count: 43))])
+            #expect(Self.b2cCode(pkce) == "AADB2C90182")
+            let ok = try await Self.redeem(idp, code: code)
+            #expect(ok.status == 200)
+            let twice = try await Self.redeem(idp, code: code)
+            #expect(twice.status == 400 && twice.json["error"] == "invalid_grant" && Self.b2cCode(twice) == "AADB2C90129")
+            #expect(twice.json["error_description"]?.stringValue?.contains("\r\nCorrelation ID: ") == true && twice.json["trace_id"] == nil)
+            let garbage = try await Self.redeem(idp, code: "not-a-code")
+            #expect(Self.b2cCode(garbage) == "AADB2C90085")
+            let grant = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/token",
+                                            [("grant_type", "password"), ("client_id", Self.mobile)])
+            #expect(grant.json["error"] == "unsupported_grant_type" && Self.b2cCode(grant) == "AADB2C90086")
+            let publicSecret = try await Self.redeem(idp, code: try await freshCode(), extra: [("client_id", Self.mobile), ("client_secret", "x")])
+            #expect(publicSecret.status == 401 && Self.b2cCode(publicSecret) == "AADB2C90084")
+            let webCode = try await freshCode(Self.web, redirect: "http://localhost:5000/signin-oidc")
+            let webRedeem: ([(String, String)]) async throws -> Reply = { extra in
+                try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/token",
+                                    [("grant_type", "authorization_code"), ("client_id", Self.web), ("code", webCode),
+                                     ("redirect_uri", "http://localhost:5000/signin-oidc"), ("code_verifier", Self.verifier),
+                                     ("scope", "openid")] + extra)
+            }
+            #expect(Self.b2cCode(try await webRedeem([])) == "AADB2C90079")
+            #expect(Self.b2cCode(try await webRedeem([("client_secret", "wrong")])) == "AADB2C90081")
+            let webOK = try await webRedeem([("client_secret", "fabrikam-web-secret")])
+            #expect(webOK.status == 200 && webOK.json["access_token"] == nil && webOK.json["id_token"] != nil)
+            // An Entra tenant's code is not taken by a B2C policy, nor the reverse.
+            let noParameter = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/token", [("client_id", Self.mobile)])
+            #expect(Self.b2cCode(noParameter) == "AADB2C90083")
+        }
+    }
+
+    @Test("an app with headlessSignIn gets the login_hint user's code without a page")
+    func headlessSignIn() async throws {
+        try await Self.withB2C { idp in
+            let provider = idp.server.provider
+            var app = try #require(provider.configuration.tenants.first?.apps.first { $0.clientID == Self.mobile })
+            app.headlessSignIn = true
+            provider.upsertApp(app, tenant: Self.tenantID)
+            let r = try await PageClient().send("GET", Self.authorizeURL(idp, extra: [("login_hint", "frank@example.com")]))
+            let code = try #require(Self.query(r.header("Location"))["code"], "\(r.status) \(r.text.prefix(200))")
+            #expect(Self.claims(try await Self.redeem(idp, code: code).json["id_token"]?.stringValue)["oid"] == .string(Self.frankOID))
+        }
+    }
+
+    @Test("profile edit signs in, shows the form and issues tokens with the new name; logout ends the session")
+    func profileEditAndLogout() async throws {
+        try await Self.withB2C { idp in
+            let browser = PageClient()
+            let page = try await browser.send("GET", Self.authorizeURL(idp, policy: "B2C_1_profileedit"))
+            #expect(!page.text.contains("Sign up now") && !page.text.contains("Edit your profile"))
+            let form = try await browser.submit(page, baseURL: idp.baseURL, action: "signin",
+                                                [("username", "frank@example.com"), ("password", "Frank-Passw0rd")])
+            #expect(form.text.contains("Edit your profile") && form.text.contains("value=\"Frank Fischer\""))
+            let done = try await browser.submit(form, baseURL: idp.baseURL, action: "profile",
+                                                [("displayName", "Frank F."), ("givenName", "Frankie"), ("surname", "F.")])
+            let code = try #require(Self.query(done.header("Location"))["code"])
+            let id = Self.claims(try await Self.redeem(idp, code: code, policy: "B2C_1_profileedit").json["id_token"]?.stringValue)
+            #expect(id["name"] == "Frank F." && id["given_name"] == "Frankie" && id["tfp"] == "B2C_1_profileedit")
+            // Single sign-on at the sign-up/sign-in policy, until logout.
+            let sso = try await browser.send("GET", Self.authorizeURL(idp))
+            #expect(sso.status == 302 && Self.query(sso.header("Location"))["code"] != nil)
+            let logout = try await browser.send("GET", "\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/logout?post_logout_redirect_uri=http://localhost")
+            #expect(logout.status == 302 && logout.header("Location") == "http://localhost")
+            let after = try await browser.send("GET", Self.authorizeURL(idp))
+            #expect(after.status == 200)
+        }
+    }
+}

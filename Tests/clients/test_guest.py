@@ -1,0 +1,80 @@
+"""A guest (B2B) user with MSAL Python, served from config/examples/guest.yaml: Ivan (home: Northwind) signs in to
+Litware's app with his own account, as in Entra. Litware's tokens carry Litware's tid, Litware's object ID for him
+and Northwind as idp; client_info names his home account, so MSAL sees one person (one home_account_id)."""
+import os
+
+import jwt
+import msal
+import pytest
+import requests
+
+from conftest import serving
+from namespace import REPOSITORY
+from test_signin import browser, forms, submit_sign_in
+
+NORTHWIND = "ca2e06db-632b-44e1-a5f8-0ac4cb9047f2"
+LITWARE = "2fc7ded4-0f77-4684-a587-ba98ed032ec2"
+NORTHWIND_MAIL = "3c1b6f9a-4bc6-4d72-8e69-0a201c584bed"
+LITWARE_PORTAL = "87c45d77-3f00-4574-9d7b-403327fb8089"
+IVAN = "ivan@northwind.onmicrosoft.com"
+
+
+@pytest.fixture(scope="module")
+def guest_server():
+    with serving(os.path.join(REPOSITORY, "config/examples/guest.yaml")) as s:
+        yield s
+
+
+def sign_in(server, client_id, tenant, username):
+    app = msal.PublicClientApplication(client_id, authority=server.url("/" + tenant), instance_discovery=False)
+    flow = app.initiate_auth_code_flow(["User.Read"], redirect_uri="http://localhost:5003", response_mode="form_post")
+    b = browser(server)
+    page = b.get(flow["auth_uri"], allow_redirects=False)
+    posted = submit_sign_in(b, server, page, username, "ivan-password")
+    assert posted.status_code == 200 and "<form" in posted.text, posted.text[:300]
+    # The auto-submitting form_post page, read as a browser would post it.
+    result = app.acquire_token_by_auth_code_flow(flow, dict(forms(posted.text)[0]["fields"]))
+    assert "access_token" in result, result
+    return app, result
+
+
+def verified_id_token(server, result, tenant, client_id):
+    doc = requests.get(server.url("/%s/v2.0/.well-known/openid-configuration" % tenant)).json()
+    keys = {k["kid"]: jwt.PyJWK(k) for k in requests.get(doc["jwks_uri"]).json()["keys"]}
+    token = result["id_token"]
+    return jwt.decode(token, keys[jwt.get_unverified_header(token)["kid"]].key, algorithms=["RS256"], audience=client_id,
+                      issuer=doc["issuer"])
+
+
+def test_a_guest_is_one_person_at_home_and_in_the_inviting_tenant(guest_server):
+    home_app, home = sign_in(guest_server, NORTHWIND_MAIL, "northwind.onmicrosoft.com", IVAN)
+    guest_app, guest = sign_in(guest_server, LITWARE_PORTAL, "litware.onmicrosoft.com", IVAN)
+    at_home = verified_id_token(guest_server, home, NORTHWIND, NORTHWIND_MAIL)
+    invited = verified_id_token(guest_server, guest, LITWARE, LITWARE_PORTAL)
+
+    assert at_home["tid"] == NORTHWIND and "idp" not in at_home
+    assert invited["tid"] == LITWARE
+    assert invited["idp"] == "https://sts.windows.net/%s/" % NORTHWIND
+    assert invited["oid"] != at_home["oid"]          # the guest object in Litware is another object
+    assert invited["preferred_username"] == at_home["preferred_username"] == IVAN
+    [home_account] = home_app.get_accounts()
+    [guest_account] = guest_app.get_accounts()
+    # client_info names the home account in both: the same home_account_id, two realms.
+    assert guest_account["home_account_id"] == home_account["home_account_id"] == at_home["oid"] + "." + NORTHWIND
+    assert (home_account["realm"], guest_account["realm"]) == (NORTHWIND, LITWARE)
+    assert guest_account["local_account_id"] == invited["oid"]
+
+    access = jwt.decode(guest["access_token"], options={"verify_signature": False})
+    assert access["tid"] == LITWARE and access["idp"] == invited["idp"] and "upn" not in access
+    assert access["unique_name"] == IVAN
+
+
+def test_the_guest_name_also_signs_in_and_a_stranger_does_not(guest_server):
+    _, by_ext = sign_in(guest_server, LITWARE_PORTAL, LITWARE, "ivan_northwind.onmicrosoft.com#EXT#@litware.onmicrosoft.com")
+    assert by_ext["id_token_claims"]["tid"] == LITWARE
+    app = msal.PublicClientApplication(LITWARE_PORTAL, authority=guest_server.url("/" + LITWARE), instance_discovery=False)
+    flow = app.initiate_auth_code_flow(["User.Read"], redirect_uri="http://localhost:5003", response_mode="form_post")
+    b = browser(guest_server)
+    page = b.get(flow["auth_uri"], allow_redirects=False)
+    refused = submit_sign_in(b, guest_server, page, "nobody@northwind.onmicrosoft.com", "ivan-password")
+    assert refused.status_code == 200 and "This username may be incorrect" in refused.text
