@@ -1,33 +1,27 @@
 """The control API seen by real clients: an injected claims challenge answered by MSAL Python, and key rotation
 followed by PyJWT's PyJWKClient."""
 import json
-import os
 import ssl
 
 import jwt
 import msal
 import pytest
-import requests
 
-from conftest import API, CONTOSO, DAEMON, DAEMON_SECRET, MOBILE, ALICE, start_server, stop_server
+from conftest import ALICE, API, CONTOSO, DAEMON, DAEMON_SECRET, MOBILE, own_session, serving
 from test_device_code import device_login, run_flow
 
 
 @pytest.fixture(scope="module")
 def idp():
     """A server of this module's own: faults and key changes never leak into other tests."""
-    s = start_server()
-    previous = os.environ.get("REQUESTS_CA_BUNDLE")
-    os.environ["REQUESTS_CA_BUNDLE"] = s.ca
-    yield s
-    if previous is not None:
-        os.environ["REQUESTS_CA_BUNDLE"] = previous
-    assert stop_server(s) == 0
+    with serving() as s:
+        yield s
 
 
 def control(idp, path, body=None):
     url = idp.url("/_mockidp/" + path)
-    r = requests.post(url, json=body, verify=idp.ca) if body is not None else requests.get(url, verify=idp.ca)
+    session = own_session(idp)
+    r = session.post(url, json=body) if body is not None else session.get(url)
     assert r.status_code in (200, 201), r.text
     return r.json()
 
@@ -87,8 +81,7 @@ def test_msal_confidential_client_sees_invalid_grant_with_claims_then_answers(id
 
 def test_pyjwkclient_follows_key_rotation_and_retirement(idp):
     control(idp, "reset", {})
-    session = requests.Session()
-    session.verify = idp.ca
+    session = own_session(idp)
     jwks_uri = session.get(idp.url("/%s/v2.0/.well-known/openid-configuration" % CONTOSO)).json()["jwks_uri"]
     context = ssl.create_default_context(cafile=idp.ca)
 

@@ -65,9 +65,9 @@ struct ControlBody {
     }
 
     /// `count`: how many times (default 1); 0 means every time until reset, which the provider writes as nil.
-    mutating func count() -> Int?? {
-        guard let n = integer("count", in: 0...1_000_000) else { return object["count"] == nil || object["count"] == .null ? .some(1) : nil }
-        return .some(n == 0 ? nil : n)
+    mutating func remainingCount() -> Int? {
+        guard let n = integer("count", in: 0...1_000_000) else { return 1 }
+        return n == 0 ? nil : n
     }
 }
 
@@ -85,8 +85,7 @@ extension Fault {
             body.problems.append("'endpoint' must be one of \(endpointNames.joined(separator: ", "))")
         }
         var fault = Fault(endpoint: endpoint ?? "")
-        let count = body.count()
-        fault.remaining = count ?? 1
+        fault.remaining = body.remainingCount()
         fault.status = body.integer("status", in: 400...599)
         fault.error = body.string("error")
         fault.aadsts = body.integer("aadsts", in: 1...99_999_999)
@@ -134,9 +133,8 @@ extension ExtraClaims {
         var body = ControlBody(bytes, known: ["clientId", "username", "claims", "count"])
         body.require("claims")
         let claims = body.object("claims")
-        let count = body.count()
         let extra = ExtraClaims(clientID: body.string("clientId"), username: body.string("username"),
-                                claims: claims ?? [:], remaining: count ?? 1)
+                                claims: claims ?? [:], remaining: body.remainingCount())
         guard body.problems.isEmpty else { return .failure(ControlProblems(body.problems)) }
         return .success(extra)
     }
