@@ -14,6 +14,10 @@ public final class IdentityProvider: Sendable {
         var authorizationCodes = AuthorizationCodeStore(capacity: 100_000)
         var sessions = BrowserSessionStore(capacity: 50_000)
         var deviceCodes = DeviceCodeStore()
+        /// Faults and extra claims registered through the control API, oldest first.
+        var faults: [Fault] = []
+        var extraClaims: [ExtraClaims] = []
+        var nextControlID = 0
         /// Bumped whenever what discovery and key sets say can change (configuration, keys).
         var generation: Int = 0
     }
@@ -84,7 +88,16 @@ public final class IdentityProvider: Sendable {
     func tokenFactory(_ context: RequestContext, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
         TokenFactory(key: activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
                      issuerBaseURL: context.issuerBaseURL,
-                     lifetime: lifetime ?? configuration.tokens.lifetime, random: random, directory: directory)
+                     lifetime: lifetime ?? configuration.tokens.lifetime, random: random, directory: directory,
+                     claimsRequest: context.claims)
+    }
+
+    /// A factory for one token response of `clientID` (and `username`), carrying the control API's extra claims
+    /// registered for them (which this counts as used).
+    func tokenFactory(_ context: RequestContext, tenant: Tenant?, clientID: String, username: String?) -> TokenFactory {
+        var factory = tokenFactory(context, tenant: tenant)
+        factory.extraClaims = takeExtraClaims(clientID: clientID, username: username)
+        return factory
     }
 
     /// A new random GUID (trace and correlation IDs).

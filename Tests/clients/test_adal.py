@@ -1,7 +1,7 @@
 """ADAL Python (the deprecated v1 library, unmodified) against the v1 endpoints: /oauth2/authorize and /oauth2/token
 with `resource`, client credentials with `resource`, the device code flow; every token verified with PyJWT from the published keys. Also
 the same person across ADAL and MSAL, v1 and v2, and apps (the ADAL/MSAL single sign-on rules)."""
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import urlencode
 
 import adal
 import jwt

@@ -17,7 +17,7 @@ from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from conftest import serving
 from test_browser import CHROMEDRIVER, CHROMIUM, new_browser, shot
-from test_signin import forms, sign_in_form
+from test_signin import forms
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG = os.path.join(HERE, "..", "..", "config", "examples", "b2c.yaml")

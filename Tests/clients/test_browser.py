@@ -1,6 +1,7 @@
 """A real browser: Debian's headless Chromium driven by Selenium through MSAL Python's auth-code flow.
 
 Set MOCKIDP_SCREENSHOTS=DIR to save a screenshot of each page (docs/screenshots/ holds the committed ones)."""
+import base64
 import os
 import shutil
 import threading
@@ -22,14 +23,27 @@ CHROMEDRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="chromium and chromium-driver are not installed")
 
 
+def spki_pin(server):
+    """base64(SHA-256(SubjectPublicKeyInfo)) of the server's certificate, as Chromium's pin list takes it."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    with open(os.path.join(server.state_dir, "server.pem"), "rb") as f:
+        certificate = x509.load_pem_x509_certificate(f.read())
+    spki = certificate.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    digest = hashes.Hash(hashes.SHA256())
+    digest.update(spki)
+    return base64.b64encode(digest.finalize()).decode()
+
+
 def new_browser(server):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=800,760",
-                "--ignore-certificate-errors-spki-list=", "--disable-dev-shm-usage"]:
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=800,760", "--disable-dev-shm-usage"]:
         options.add_argument(arg)
-    # The server's CA is not in Chromium's trust store; this test is about the pages, not TLS trust.
-    options.add_argument("--ignore-certificate-errors")
+    # The server's CA is not in Chromium's trust store: trust exactly this server's key (any other certificate
+    # error still fails), so the name checks of TLS still apply.
+    if server.ca:
+        options.add_argument("--ignore-certificate-errors-spki-list=" + spki_pin(server))
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 

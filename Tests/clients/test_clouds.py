@@ -1,8 +1,7 @@
 """Unmodified MSAL Python at the clouds' real host names: production authority URLs, no instance_discovery or
 validate_authority switches. The names resolve to mockidp inside a private namespace (see namespace.py); every
 function below that takes `server` runs in there, the test_ functions start it."""
-from types import SimpleNamespace
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 import jwt
 import msal
@@ -10,6 +9,7 @@ import pytest
 import requests
 
 from namespace import run_at_real_hosts
+from test_browser import CHROMEDRIVER, CHROMIUM
 
 SOVEREIGN = ["config/default.yaml", "config/examples/sovereign.yaml", "config/examples/b2c.yaml"]
 CLOUD_HOSTS = ["login.microsoftonline.com", "login.windows.net", "login.microsoftonline.us", "login-us.microsoftonline.com",
@@ -151,20 +151,51 @@ B2C_MOBILE = "8a1d2b3c-4e5f-4a6b-9c7d-e8f9a0b1c2d3"
 B2C_API = "5386caa5-bae5-45ee-b4fb-5203bcc41917"
 
 
+def loopback_redirect():
+    """The app's loopback redirect listener (the namespace's own loopback)."""
+    from test_b2c import Catcher
+    import contextlib
+    import threading
+    from http.server import HTTPServer
+
+    @contextlib.contextmanager
+    def listening():
+        httpd = HTTPServer(("127.0.0.1", 0), Catcher)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        try:
+            yield "http://localhost:%d" % httpd.server_address[1]
+        finally:
+            httpd.shutdown()
+    return listening()
+
+
+def sign_in_at_b2clogin(server, auth_uri):
+    """Frank signs in on the B2C page at https://fabrikamb2c.b2clogin.com in headless Chromium, which resolves the
+    name through the namespace's hosts file and accepts only this server's key. Returns the redirect's query."""
+    from selenium.webdriver.common.by import By
+    from test_b2c import FRANK, FRANK_PASSWORD, response_from
+    from test_browser import new_browser
+    driver = new_browser(server)
+    try:
+        driver.get(auth_uri)
+        assert urlparse(driver.current_url).hostname == "fabrikamb2c.b2clogin.com", driver.current_url
+        driver.find_element(By.ID, "signInName").send_keys(FRANK)
+        driver.find_element(By.ID, "password").send_keys(FRANK_PASSWORD)
+        driver.find_element(By.ID, "next").click()
+        return response_from(driver)
+    finally:
+        driver.quit()
+
+
 def b2c_at_b2clogin(server):
-    from test_b2c import FRANK, FRANK_OID, FRANK_PASSWORD, submit_form
+    from test_b2c import FRANK_OID
     # MSAL recognises *.b2clogin.com as B2C by itself: no switch, no instance discovery.
     app = msal.PublicClientApplication(
         B2C_MOBILE, authority="https://fabrikamb2c.b2clogin.com/tfp/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin")
-    flow = app.initiate_auth_code_flow(["api://fabrikamb2c-api/read"], redirect_uri="http://localhost:5005")
-    assert flow["auth_uri"].startswith("https://fabrikamb2c.b2clogin.com/")
-    b = requests.Session()
-    page = b.get(flow["auth_uri"])
-    assert page.status_code == 200, page.text[:300]
-    # The page's form posts back to the host it came from (its cookies live there).
-    at_b2c_host = SimpleNamespace(url=lambda path: "https://fabrikamb2c.b2clogin.com" + path)
-    location = submit_form(b, at_b2c_host, page.text, "signin", username=FRANK, password=FRANK_PASSWORD)
-    answer = {k: v[0] for k, v in parse_qs(urlparse(location).query).items()}
+    with loopback_redirect() as redirect_uri:
+        flow = app.initiate_auth_code_flow(["api://fabrikamb2c-api/read"], redirect_uri=redirect_uri)
+        assert flow["auth_uri"].startswith("https://fabrikamb2c.b2clogin.com/")
+        answer = sign_in_at_b2clogin(server, flow["auth_uri"])
     result = app.acquire_token_by_auth_code_flow(flow, answer)
     assert "access_token" in result, result
     policy = "https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin"
@@ -175,6 +206,7 @@ def b2c_at_b2clogin(server):
     assert app.get_accounts()[0]["environment"] == "fabrikamb2c.b2clogin.com"
 
 
+@pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="chromium and chromium-driver are not installed")
 @pytest.mark.filterwarnings("ignore:response_mode=.form_post. is recommended")
 def test_msal_at_the_b2clogin_host():
     run_at_real_hosts(__file__, "b2c_at_b2clogin", CLOUD_HOSTS, SOVEREIGN)

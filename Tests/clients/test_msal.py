@@ -2,7 +2,7 @@
 import msal
 import pytest
 
-from conftest import ALICE, ALICE_OID, API, CONTOSO, CONTOSO_DOMAIN, DAEMON, DAEMON_SECRET, MOBILE
+from conftest import ALICE, ALICE_OID, CONTOSO, CONTOSO_DOMAIN, DAEMON, DAEMON_SECRET, MOBILE
 from namespace import run_at_real_hosts
 
 

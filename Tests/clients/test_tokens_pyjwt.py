@@ -4,7 +4,7 @@ import time
 import jwt
 import pytest
 
-from conftest import (ALICE, ALICE_OID, API, CONTOSO, CONTOSO_DOMAIN, DAEMON, DAEMON_SECRET, MOBILE, WEB, WEB_SECRET)
+from conftest import (ALICE, ALICE_OID, API, CONTOSO, CONTOSO_DOMAIN, DAEMON, DAEMON_SECRET, WEB, WEB_SECRET)
 
 
 def discover(session, server, tenant):

@@ -112,8 +112,8 @@ struct B2CSignInFlow {
 
     private func sendError(_ error: OAuthError) -> HTTPResponse {
         let b2cError = error.inB2CDialect(clientID: validated.client.clientID, tenant: authority.tenantSegment)
-        return base.handlers.deliver(base.handlers.errorParameters(b2cError, state: validated.state, context: base.context),
-                                     to: validated.redirectURI, mode: validated.responseMode)
+        return base.handlers.deliverError(b2cError, state: validated.state, to: validated.redirectURI, mode: validated.responseMode,
+                                          context: base.context)
     }
 
     // MARK: pages

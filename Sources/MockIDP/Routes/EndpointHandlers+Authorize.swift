@@ -33,7 +33,7 @@ extension EndpointHandlers {
         case .errorPage(let error):
             return errorPage(error, context: context)
         case .redirectError(let error, let uri, let mode, let state):
-            return deliver(errorParameters(error, state: state, context: context), to: uri, mode: mode)
+            return deliverError(error, state: state, to: uri, mode: mode, context: context)
         case .signIn(let validated):
             let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
             let flow = SignInFlow(handlers: self, request: request, context: context, validated: validated,
@@ -58,7 +58,9 @@ extension EndpointHandlers {
             "traceID": provider.newGUID(), "correlationID": context.correlationID ?? provider.newGUID(),
             "timestamp": EntraTime.timestamp(provider.clock.now()),
         ])
-        return HTTPResponse.html(html, status: .badRequest)
+        var response = HTTPResponse.html(html, status: .badRequest)
+        response.rejectionReason = error.reason
+        return response
     }
 
     /// The parameters of an error sent to the redirect URI (§7.7).
@@ -83,6 +85,14 @@ extension EndpointHandlers {
         p.append(("trace_id", trace))
         p.append(("correlation_id", correlation))
         return p
+    }
+
+    /// Sends an error to the client's (verified) redirect URI, noting why for the request log.
+    func deliverError(_ error: OAuthError, state: String?, to redirectURI: String, mode: ResponseMode,
+                      context: RequestContext) -> HTTPResponse {
+        var response = deliver(errorParameters(error, state: state, context: context), to: redirectURI, mode: mode)
+        response.rejectionReason = error.reason
+        return response
     }
 
     /// Sends the response to the client: a redirect with a query or fragment, or an auto-submitting form.

@@ -17,24 +17,39 @@ struct Routes: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let logger = handlers.logger
         let start = ContinuousClock.now
-        let response = router.respond(to: request)
+        var response = router.respond(to: request)
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         // Only method, path (never the query: it may hold codes or hints), status and time.
         logger.info("\(request.method) \(request.path) \(response.status.rawValue) \(String(format3(ms)))ms")
+        let status = response.status.rawValue
+        if status >= 400, response.rejectionReason == nil {
+            response.rejectionReason = status == 405 ? "\(request.path) does not accept \(request.method) (allowed: \(response.headers["Allow"] ?? "none"))"
+                : "the server answered \(status)"
+        }
+        // Successful control calls and health checks stay out of the log, so it shows the requests under test.
+        let isControl = request.path.lowercased().hasPrefix(ControlCall.prefix)
+        if !isControl || response.rejectionReason != nil {
+            handlers.requestLog.record(RequestLog.Entry(method: request.method, path: request.path, status: status,
+                                                        reason: response.rejectionReason))
+        }
         return response
     }
 
     private static func makeRouter(_ h: EndpointHandlers) -> Router {
         var router = Router(notFound: { request in
-            EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+            var r = EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+            r.rejectionReason = "no endpoint at \(request.path)"
+            return r
         })
         let provider = h.provider
+        EndpointHandlers.addControlRoutes(to: &router, h)
         for (endpoint, template) in EndpointTable.paths {
             func add(methods: Set<String>? = nil, _ handler: @escaping Router.Handler) {
                 router.add(template, methods: methods, h.guardingHost(template: template,
                                                                       discovery: [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys].contains(endpoint),
-                                                                      browser: [.v2Authorize, .v1Authorize, .v2Logout, .v1Logout].contains(endpoint), handler))
+                                                                      browser: [.v2Authorize, .v1Authorize, .v2Logout, .v1Logout].contains(endpoint),
+                                                                      h.applyingFaults(FaultSite(endpoint), handler)))
             }
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
@@ -109,7 +124,8 @@ struct Routes: Sendable {
                 }
             }
             router.add(template, methods: methods, h.guardingHost(template: template, discovery: endpoint == .discovery || endpoint == .keys,
-                                                                  browser: endpoint == .authorize || endpoint == .logout, handler))
+                                                                  browser: endpoint == .authorize || endpoint == .logout,
+                                                                  h.applyingFaults(FaultSite(endpoint), handler)))
         }
     }
 }
@@ -120,6 +136,8 @@ struct EndpointHandlers: Sendable {
     let options: ServerOptions
     let logger: Logger
     let documents = DocumentCache()
+    /// The recent requests, for `GET /_mockidp/requests`.
+    let requestLog = RequestLog()
     let pages: Pages = {
         do { return try Pages() } catch { preconditionFailure("the compiled-in templates parse: \(error)") }
     }()
@@ -265,6 +283,7 @@ struct EndpointHandlers: Sendable {
         r.headers["Pragma"] = "no-cache"
         r.headers["x-ms-request-id"] = trace
         if error.status >= 400 { logger.debug("rejected: \(error.reason)") }
+        r.rejectionReason = error.reason
         return r
     }
 

@@ -32,8 +32,7 @@ struct SignInFlow {
         switch validated.prompt {
         case "none":
             guard accounts.count == 1, let only = accounts.first else {
-                return handlers.deliver(handlers.errorParameters(.loginRequired(), state: validated.state, context: context),
-                                        to: validated.redirectURI, mode: validated.responseMode)
+                return handlers.deliverError(.loginRequired(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
             }
             return complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: sessionID)
         case "login", "create":
@@ -87,8 +86,7 @@ struct SignInFlow {
             return signInPage(username: fields["username"], error: nil, offerSessionAccounts: false)
         case "consent":
             guard fields["consent"] == "accept" else {
-                return handlers.deliver(handlers.errorParameters(.consentDeclined(), state: validated.state, context: context),
-                                        to: validated.redirectURI, mode: validated.responseMode)
+                return handlers.deliverError(.consentDeclined(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
             }
             let username = (fields["mockidp_account"] ?? "").lowercased()
             guard let entry = provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment)
@@ -110,8 +108,7 @@ struct SignInFlow {
                                   sessionID: GUID.derived(from: "session:\(session)"), newUser: newUser, context: context) {
         case .success(let p): parameters = p
         case .failure(let error):
-            return handlers.deliver(handlers.errorParameters(error, state: validated.state, context: context),
-                                    to: validated.redirectURI, mode: validated.responseMode)
+            return handlers.deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
         }
         var cookies: [HTTPCookie] = []
         if setSession || sessionID == nil {

@@ -36,7 +36,10 @@ public final class MockIdentityProviderServer: Sendable {
         var httpConfiguration = HTTPServer.Configuration(listeners: options.ports.map { HTTPServer.Listener(host: options.host, port: $0) }, tls: tls)
         if let threads = options.threadsPerListener { httpConfiguration.threadsPerListener = threads }
         let routes = Routes(provider: provider, options: options, logger: logger)
-        http = HTTPServer(configuration: httpConfiguration, logger: logger) { request in routes.respond(to: request) }
+        let log = routes.handlers.requestLog
+        http = HTTPServer(configuration: httpConfiguration, logger: logger, rejections: { rejection in
+            log.record(RequestLog.Entry(method: rejection.method, path: rejection.path, status: rejection.status, reason: rejection.reason))
+        }) { request in routes.respond(to: request) }
     }
 
     /// Binds every listener; throws one clear sentence when a port cannot be used.

@@ -96,12 +96,12 @@ struct ConfigurationDecoder {
         }
         if let node = fields.value("users") {
             for item in items(node, at: fields.origin(of: "users"), notAList: "must be a list of users") {
-                if let user = user(item.node, at: item.origin, tenantID: id ?? "") { tenant.users.append(user) }
+                if let user = userEntry(item.node, at: item.origin, tenantID: id ?? "") { tenant.users.append(user) }
             }
         }
         if let node = fields.value("apps") {
             for item in items(node, at: fields.origin(of: "apps"), notAList: "must be a list of apps") {
-                if let app = app(item.node, at: item.origin) { tenant.apps.append(app) }
+                if let app = appEntry(item.node, at: item.origin) { tenant.apps.append(app) }
             }
         }
         // Without an id the tenant cannot be merged or served; its other problems are reported all the same.
@@ -134,7 +134,8 @@ struct ConfigurationDecoder {
         return fields.value("policies") == nil ? nil : settings
     }
 
-    private mutating func user(_ node: Node, at origin: Origin, tenantID: String) -> UserEntry? {
+    /// One `users:` entry (also what the control API decodes).
+    mutating func userEntry(_ node: Node, at origin: Origin, tenantID: String) -> UserEntry? {
         guard let fields = fields(of: node, at: origin, known: ConfigurationSchema.userKeys, required: ["username", "password"])
         else { return nil }
         let usernameOrigin = fields.origin(of: "username")
@@ -172,7 +173,8 @@ struct ConfigurationDecoder {
                          homeTenantOrigin: user.homeTenantID == nil ? nil : fields.origin(of: "homeTenant"))
     }
 
-    private mutating func app(_ node: Node, at origin: Origin) -> ApplicationEntry? {
+    /// One `apps:` entry (also what the control API decodes).
+    mutating func appEntry(_ node: Node, at origin: Origin) -> ApplicationEntry? {
         guard let fields = fields(of: node, at: origin, known: ConfigurationSchema.appKeys, required: ["clientId"]) else { return nil }
         let clientID = fields.value("clientId").flatMap { guid($0, at: fields.origin(of: "clientId"), required: true) }
         var entry = ApplicationEntry(app: Application(clientID: clientID ?? ""), origin: fields.origin,

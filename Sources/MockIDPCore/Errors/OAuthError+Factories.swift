@@ -82,7 +82,15 @@ extension OAuthError {
     public static func multiFactorRequired(resource: String) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 50076,
                    message: "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '\(resource)'.",
-                   suberror: "basic_action", reason: "the user requires multi-factor authentication (requireMfa)")
+                   suberror: "basic_action", claims: Fault.multiFactorChallenge,
+                   reason: "the user requires multi-factor authentication (requireMfa) and the request's claims do not ask for MFA")
+    }
+
+    /// Entra: AADSTS90017-like [INF]: the `claims` parameter must be a JSON object of objects (OIDC Core §5.5).
+    public static func invalidClaimsParameter() -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 90017,
+                   message: "The 'claims' parameter is not a valid JSON object.",
+                   reason: "the claims parameter is not a JSON object whose members are objects of claim requests")
     }
 
     public static func invalidRefreshToken() -> OAuthError {

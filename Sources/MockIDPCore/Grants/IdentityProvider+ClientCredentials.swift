@@ -17,7 +17,7 @@ extension IdentityProvider {
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
                           issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
         let lifetime = configuration.tokens.lifetime
-        let token = try tokenFactory(context, tenant: tenant).applicationAccessToken(grant, roles: roles, tenant: tenant)
+        let token = try tokenFactory(context, tenant: tenant, clientID: client.clientID, username: nil).applicationAccessToken(grant, roles: roles, tenant: tenant)
         if request.version == .v1, let identifier {
             var body: JSONObject = ["token_type": "Bearer"]
             body.merge(v1Lifetimes(issuedAt: grant.issuedAt))

@@ -12,7 +12,11 @@ extension IdentityProvider {
         }
         guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
         let scopes = try userScopes(parameters, request: request, stored: nil, tenant: tenant, directory: directory, context: context)
-        if user.requireMFA { throw .multiFactorRequired(resource: scopes.resource.displayName) }
+        // Entra: ROPC cannot do MFA at all; mockidp lets a request whose `claims` ask for MFA stand for a user
+        // who answered the challenge, so a test can play the whole challenge round trip (README).
+        if user.requireMFA, !(context.claims?.asksForMultiFactor ?? false) {
+            throw .multiFactorRequired(resource: scopes.resource.displayName)
+        }
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: clock.now(), authenticationMethods: ["pwd"], nonce: nil,

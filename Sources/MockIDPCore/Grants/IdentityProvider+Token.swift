@@ -5,6 +5,11 @@ extension IdentityProvider {
     public func token(_ request: TokenRequest, context: RequestContext) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
             let parameters = try TokenParameters(request)
+            var context = context
+            if let claims = parameters["claims"] {
+                guard let parsed = ClaimsRequest(json: claims) else { throw .invalidClaimsParameter() }
+                context.claims = parsed
+            }
             let directory = self.directory
             switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
             case .failure(let error): throw error
@@ -119,7 +124,7 @@ extension IdentityProvider {
                            version: ProtocolVersion) throws(OAuthError) -> TokenResponse {
         guard let scopes = grant.scopes else { preconditionFailure("user grants carry scopes") }
         if let refusal = checkHost(serves: tenant, context: context) { throw refusal }
-        let factory = tokenFactory(context, tenant: tenant)
+        let factory = tokenFactory(context, tenant: tenant, clientID: grant.client.clientID, username: user.username)
         let lifetime = configuration.tokens.lifetime
         var body = JSONObject()
         body["token_type"] = "Bearer"

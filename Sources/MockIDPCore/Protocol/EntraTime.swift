@@ -8,7 +8,7 @@ import Synchronization
 /// The provider's clock: real time plus an offset that tests move forward (`POST /_mockidp/clock`).
 public final class ProviderClock: Sendable {
     private let source: @Sendable () -> Double
-    private let offset = Atomic<Int>(0)
+    private let offsetSeconds = Atomic<Int>(0)
 
     /// A clock reading `source` (seconds since 1970).
     public init(source: @escaping @Sendable () -> Double) { self.source = source }
@@ -26,13 +26,16 @@ public final class ProviderClock: Sendable {
     public static func fixed(_ seconds: Int) -> ProviderClock { ProviderClock { Double(seconds) } }
 
     /// Now, in whole seconds since 1970.
-    public func now() -> Int { Int(source()) + offset.load(ordering: .relaxed) }
+    public func now() -> Int { Int(source()) + offsetSeconds.load(ordering: .relaxed) }
 
     /// Moves the clock forward by `seconds`.
-    public func advance(by seconds: Int) { offset.add(seconds, ordering: .relaxed) }
+    public func advance(by seconds: Int) { offsetSeconds.add(seconds, ordering: .relaxed) }
+
+    /// Seconds the clock has been moved forward.
+    public var offset: Int { offsetSeconds.load(ordering: .relaxed) }
 
     /// Back to real time.
-    public func reset() { offset.store(0, ordering: .relaxed) }
+    public func reset() { offsetSeconds.store(0, ordering: .relaxed) }
 }
 
 /// Time as Entra writes it in errors and messages.

@@ -8,6 +8,8 @@ public struct RequestContext: Sendable {
     public var correlationID: String?
     /// Which tenants the host serves and as which cloud it answers.
     public var hostScope: HostScope
+    /// The request's `claims` parameter (set by the token endpoint): decides `amr`/`acrs` and which challenges it answers.
+    public var claims: ClaimsRequest?
 
     /// The context of a request that came to `baseURL`, whose host name (without port) is `host`.
     public init(baseURL: String, host: String, correlationID: String? = nil) {

@@ -12,6 +12,10 @@ struct TokenFactory {
     let random: RandomSource
     /// For guests' home accounts.
     let directory: Directory
+    /// The request's `claims` parameter: MFA and authentication contexts it asks for show in `amr` and `acrs`.
+    var claimsRequest: ClaimsRequest?
+    /// Claims from the control API, merged last.
+    var extraClaims = JSONObject()
 
     // MARK: issuers
 
@@ -73,8 +77,10 @@ struct TokenFactory {
         }
         c["uti"] = .string(tokenIdentifier())
         c["ver"] = .string(version == 2 ? "2.0" : "1.0")
+        addStepUp(&c)
         c.merge(user.claims)
         c.merge(overriding)
+        c.merge(extraClaims)
         return try sign(c, version: version)
     }
 
@@ -205,7 +211,19 @@ struct TokenFactory {
         c["uti"] = .string(tokenIdentifier())
         c["ver"] = .string(version == 2 ? "2.0" : "1.0")
         c.merge(overriding)
+        c.merge(extraClaims)
         return try sign(c, version: version)
+    }
+
+    /// A request whose `claims` ask for MFA gets `amr` with `mfa` (v2 tokens too, so tests can see it) and the
+    /// authentication contexts it asked for in `acrs`.
+    private func addStepUp(_ c: inout JSONObject) {
+        guard let claimsRequest, claimsRequest.asksForMultiFactor else { return }
+        var amr = c["amr"]?.arrayValue ?? ["pwd"]
+        if !amr.contains("mfa") { amr.append("mfa") }
+        c["amr"] = .array(amr)
+        let contexts = claimsRequest.authenticationContexts
+        if !contexts.isEmpty { c["acrs"] = .array(contexts.map { .string($0) }) }
     }
 
     /// Entra: v2 tokens name the API by client ID; v1 tokens by the identifier the client used (Graph by its app ID

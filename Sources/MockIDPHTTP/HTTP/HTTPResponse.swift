@@ -6,6 +6,11 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes (not sent for HEAD requests, 204 and 304).
     public var body: [UInt8]
+    /// When set, the server sends the response only after this long, without holding a worker thread meanwhile
+    /// (the connection is suspended); other connections are answered as usual.
+    public var delay: Duration?
+    /// Why the request was rejected, in words for logs and the request log; never sent.
+    public var rejectionReason: String?
 
     /// A response with the given parts.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {

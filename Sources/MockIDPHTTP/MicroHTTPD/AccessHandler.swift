@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Glibc
 import Logging
 
@@ -12,6 +13,8 @@ import Logging
 ///    Queueing a response here would make libmicrohttpd close the connection after it, so keep-alive needs step 4.
 /// 3. Calls with upload data: append to the body (or drop it past the limit), mark it consumed.
 /// 4. Last call (no upload data): build the `HTTPRequest`, call the responder, queue its response.
+///    A response with a `delay` is kept, the connection suspended (no worker thread waits), and a timer resumes it;
+///    libmicrohttpd then calls the handler once more, and the kept response is queued.
 /// 5. NOTIFY_COMPLETED, also after an abort or a timeout: release the `PendingRequest`.
 ///
 /// The responder runs on a worker thread and must return: it cannot be interrupted, and a trap in it ends the process.
@@ -88,7 +91,7 @@ enum AccessHandler {
             if let declared = declaredContentLength(connection) {
                 if declared > discardLimit(context) {
                     // Early answer: libmicrohttpd then closes the connection instead of reading the body.
-                    return queue(payloadTooLarge(context), on: connection, context)
+                    return queue(payloadTooLarge(context, pending, method), on: connection, context)
                 }
                 if declared > context.maximumBodySize {
                     // Read and drop the body, then answer 413 on a connection that stays usable: closing while the
@@ -106,7 +109,7 @@ enum AccessHandler {
                 pending.discarded += size
                 if pending.discarded > discardLimit(context) {
                     uploadDataSize.pointee = 0
-                    return queue(payloadTooLarge(context), on: connection, context)
+                    return queue(payloadTooLarge(context, pending, method), on: connection, context)
                 }
             } else if pending.body.count + size > context.maximumBodySize {
                 pending.bodyTooLarge = true
@@ -118,22 +121,66 @@ enum AccessHandler {
             uploadDataSize.pointee = 0
             return .YES
         }
-        if pending.bodyTooLarge {
-            return queue(payloadTooLarge(context), on: connection, context)
+        if let delayed = pending.delayedResponse {
+            pending.delayedResponse = nil
+            return queue(delayed, on: connection, context)
         }
-        return queue(respond(to: pending, connection, method, context), on: connection, context)
+        if pending.bodyTooLarge {
+            return queue(payloadTooLarge(context, pending, method), on: connection, context)
+        }
+        var response = respond(to: pending, connection, method, context)
+        if let delay = response.delay, delay > .zero {
+            response.delay = nil
+            pending.delayedResponse = response
+            suspend(connection, for: delay, context)
+            return .YES
+        }
+        return queue(response, on: connection, context)
+    }
+
+    /// Suspends the connection and resumes it after `delay` from a timer, so no worker thread waits.
+    private static func suspend(_ connection: OpaquePointer, for delay: Duration, _ context: DaemonContext) {
+        let id = context.nextSuspension.wrappingAdd(1, ordering: .relaxed).newValue
+        // Under the lock, so the timer cannot resume a connection that is not suspended yet.
+        context.suspended.withLock { table in
+            table[id] = SuspendedConnection(connection: connection)
+            MHD_suspend_connection(connection)
+        }
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            resume(id, context)
+        }
+    }
+
+    /// Resumes one suspended connection, unless stopping already resumed it.
+    static func resume(_ id: Int, _ context: DaemonContext) {
+        context.suspended.withLock { table in
+            guard let suspended = table.removeValue(forKey: id) else { return }
+            MHD_resume_connection(suspended.connection)
+        }
+    }
+
+    /// Resumes every suspended connection at once (before the daemon stops: libmicrohttpd must not stop with any).
+    static func resumeAll(_ context: DaemonContext) {
+        context.suspended.withLock { table in
+            for suspended in table.values { MHD_resume_connection(suspended.connection) }
+            table.removeAll()
+        }
     }
 
     private static func respond(
         to pending: PendingRequest, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>, _ context: DaemonContext
     ) -> HTTPResponse {
         guard let raw = pending.target else {
+            reject(pending, method, status: 400, "the request target is not valid UTF-8", context)
             return .text("Bad Request: the request target is not valid UTF-8\n", status: .badRequest)
         }
         let target: RequestTarget
         do {
             target = try RequestTarget(raw: raw)
         } catch {
+            reject(pending, method, status: 400, "the request target is malformed: \(error.message)", context)
             return .text(error.message, status: .badRequest)
         }
         let body = pending.body
@@ -154,8 +201,18 @@ enum AccessHandler {
     /// How much of an oversized body is read and dropped before the connection is given up instead.
     private static func discardLimit(_ context: DaemonContext) -> Int { context.maximumBodySize * 16 }
 
-    private static func payloadTooLarge(_ context: DaemonContext) -> HTTPResponse {
-        .text("Content Too Large: the request body exceeds \(context.maximumBodySize) bytes\n", status: .payloadTooLarge)
+    private static func payloadTooLarge(_ context: DaemonContext, _ pending: PendingRequest, _ method: UnsafePointer<CChar>) -> HTTPResponse {
+        reject(pending, method, status: 413, "the request body is larger than \(context.maximumBodySize) bytes", context)
+        return .text("Content Too Large: the request body exceeds \(context.maximumBodySize) bytes\n", status: .payloadTooLarge)
+    }
+
+    /// Tells the server's observer of a request refused here; the path never carries the query.
+    private static func reject(_ pending: PendingRequest, _ method: UnsafePointer<CChar>, status: Int, _ reason: String,
+                               _ context: DaemonContext) {
+        guard let rejections = context.rejections else { return }
+        let target = pending.target ?? "?"
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+        rejections(HTTPRejection(method: String(cString: method), path: path, status: status, reason: reason))
     }
 
     /// The Content-Length header's value; nil when absent or not a number (libmicrohttpd rejects those itself).

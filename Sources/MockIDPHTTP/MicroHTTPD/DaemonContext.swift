@@ -1,5 +1,23 @@
+import CMicroHTTPD
 import Logging
 import Synchronization
+
+/// A connection suspended while its response waits out a delay (libmicrohttpd's pointer, valid until resumed).
+struct SuspendedConnection: @unchecked Sendable {
+    let connection: OpaquePointer
+}
+
+/// A request the HTTP layer itself refused before any responder saw it (413, a malformed request target).
+public struct HTTPRejection: Sendable {
+    /// The request method.
+    public var method: String
+    /// The request path without its query (as sent, not decoded).
+    public var path: String
+    /// The status sent.
+    public var status: Int
+    /// Why, in words.
+    public var reason: String
+}
 
 /// What libmicrohttpd's callbacks see of one listener (their `cls` pointer): the responder, the limits,
 /// and counters that the stopping thread reads while worker threads update them.
@@ -16,13 +34,20 @@ final class DaemonContext: Sendable {
     let isDraining = Atomic<Bool>(false)
     /// The last message libmicrohttpd logged, to explain a failed start.
     let lastLibraryMessage = Mutex<String?>(nil)
+    /// Connections suspended while a delayed response waits, by suspension number; resumed by their timer or at stop.
+    let suspended = Mutex<[Int: SuspendedConnection]>([:])
+    let nextSuspension = Atomic<Int>(0)
+    /// Told of every request the HTTP layer refuses itself.
+    let rejections: (@Sendable (HTTPRejection) -> Void)?
 
     init(
         responder: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
         logger: Logger,
         isSecure: Bool,
-        maximumBodySize: Int
+        maximumBodySize: Int,
+        rejections: (@Sendable (HTTPRejection) -> Void)? = nil
     ) {
+        self.rejections = rejections
         self.responder = responder
         self.logger = logger
         self.isSecure = isSecure

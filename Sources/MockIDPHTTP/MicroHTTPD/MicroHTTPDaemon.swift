@@ -29,6 +29,7 @@ final class MicroHTTPDaemon: @unchecked Sendable {
     ) throws(HTTPServerError) -> UInt16 {
         precondition(daemon == nil, "a MicroHTTPDaemon starts once")
         var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
         let cls = Unmanaged.passUnretained(context).toOpaque()
 
@@ -101,6 +102,7 @@ final class MicroHTTPDaemon: @unchecked Sendable {
     func stop() {
         if let daemon {
             self.daemon = nil
+            AccessHandler.resumeAll(context)
             MHD_stop_daemon(daemon)
         }
         if quiescedSocket >= 0 {

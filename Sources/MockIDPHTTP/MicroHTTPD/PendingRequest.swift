@@ -12,6 +12,8 @@ final class PendingRequest {
     var bodyTooLarge = false
     /// Bytes of an oversized body read and dropped so far.
     var discarded = 0
+    /// A response waiting for its delay to pass while the connection is suspended; queued when it resumes.
+    var delayedResponse: HTTPResponse?
 
     init(target: String?) {
         self.target = target

@@ -23,12 +23,16 @@ public final class HTTPServer: Sendable {
     private let configuration: Configuration
     private let logger: Logger
     private let responder: @Sendable (HTTPRequest) -> HTTPResponse
+    private let rejections: (@Sendable (HTTPRejection) -> Void)?
     private let state = Mutex(State())
 
-    /// A server that will answer every request with `responder` once started.
-    public init(configuration: Configuration, logger: Logger, responder: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    /// A server that will answer every request with `responder` once started; `rejections` hears of the requests
+    /// the HTTP layer refuses before the responder sees them (413, malformed request targets).
+    public init(configuration: Configuration, logger: Logger, rejections: (@Sendable (HTTPRejection) -> Void)? = nil,
+                responder: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.configuration = configuration
         self.logger = logger
+        self.rejections = rejections
         self.responder = responder
     }
 
@@ -49,7 +53,8 @@ public final class HTTPServer: Sendable {
                     responder: responder,
                     logger: logger,
                     isSecure: configuration.tls != nil,
-                    maximumBodySize: configuration.maximumBodySize
+                    maximumBodySize: configuration.maximumBodySize,
+                    rejections: rejections
                 ))
                 do throws(HTTPServerError) {
                     let port = try daemon.start(ListenAddress(listener), listener: listener, configuration: configuration)

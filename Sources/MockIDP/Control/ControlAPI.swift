@@ -1,0 +1,178 @@
+import MockIDPConfiguration
+import MockIDPCore
+import MockIDPHTTP
+import MockIDPJOSE
+
+/// The control API for tests (`/_mockidp/…`, INTERFACE.md): JSON in and out. Without `--admin-token` it answers
+/// loopback callers only (403); with it every caller must send `Authorization: Bearer <token>` (401);
+/// `--no-admin` turns it off (404). The health check is not part of it and is always open.
+enum ControlCall: String, CaseIterable, Sendable {
+    case addUser, addApp, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
+
+    /// The control API's paths: the one place they are spelled.
+    static let paths: [(call: ControlCall, method: String, template: String)] = [
+        (.addUser, "POST", "/_mockidp/tenants/{tenant}/users"),
+        (.addApp, "POST", "/_mockidp/tenants/{tenant}/apps"),
+        (.addClaims, "POST", "/_mockidp/claims"),
+        (.addFault, "POST", "/_mockidp/faults"),
+        (.listFaults, "GET", "/_mockidp/faults"),
+        (.rotateKeys, "POST", "/_mockidp/keys/rotate"),
+        (.retireKeys, "POST", "/_mockidp/keys/retire"),
+        (.clock, "POST", "/_mockidp/clock"),
+        (.requests, "GET", "/_mockidp/requests"),
+        (.reset, "POST", "/_mockidp/reset"),
+    ]
+
+    /// The prefix every control path starts with (also the health check's).
+    static let prefix = "/_mockidp/"
+}
+
+extension EndpointHandlers {
+    /// Registers every control call on `router`, each behind the access rule.
+    static func addControlRoutes(to router: inout Router, _ h: EndpointHandlers) {
+        for (call, method, template) in ControlCall.paths {
+            router.add(template, methods: [method]) { request, params in
+                if let refusal = h.controlAccessRefusal(request) { return refusal }
+                return h.control(call, request, params)
+            }
+        }
+    }
+
+    /// The access rule's answer when `request` may not use the control API; nil when it may.
+    func controlAccessRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        guard options.adminEnabled else {
+            return controlError(.notFound, "not_found", "No endpoint at \(request.method) \(request.path).",
+                                reason: "the control API is turned off (--no-admin)")
+        }
+        if let token = options.adminToken {
+            let header = request.headers["Authorization"] ?? ""
+            let sent = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)).trimmingSpaces() : nil
+            guard let sent, Self.sameSecret(sent, token) else {
+                var r = controlError(.unauthorized, "unauthorized", "The control API needs Authorization: Bearer with the server's admin token.",
+                                     reason: sent == nil ? "the control call has no Authorization: Bearer header (the server runs with --admin-token)"
+                                         : "the control call's bearer token is not the server's --admin-token")
+                r.headers["WWW-Authenticate"] = #"Bearer realm="mockidp""#
+                return r
+            }
+            return nil
+        }
+        guard request.isLoopback else {
+            return controlError(.forbidden, "forbidden", "The control API answers loopback callers only; start the server with --admin-token to allow others.",
+                                reason: "the control call came from \(request.remoteAddress.isEmpty ? "an unknown address" : request.remoteAddress), not loopback, and the server has no --admin-token")
+        }
+        return nil
+    }
+
+    private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
+        switch call {
+        case .addUser, .addApp:
+            return addDirectoryEntry(call, request, tenant: params["tenant"] ?? "")
+        case .addClaims:
+            switch ExtraClaims.read(request.body) {
+            case .failure(let problems): return invalidBody(problems.problems)
+            case .success(let extra): return controlJSON(provider.addExtraClaims(extra).json, status: .created)
+            }
+        case .addFault:
+            switch Fault.read(request.body) {
+            case .failure(let problems): return invalidBody(problems.problems)
+            case .success(let fault): return controlJSON(provider.addFault(fault).json, status: .created)
+            }
+        case .listFaults:
+            return controlJSON(.object(["faults": .array(provider.faults.map(\.json))]))
+        case .rotateKeys:
+            let previous = provider.signingKeys.first?.keyID
+            let key: SigningKey
+            do { key = try SigningKey.generate() } catch {
+                return controlError(.internalServerError, "server_error", "A new signing key could not be made.",
+                                    reason: "generating a signing key failed: \(error)")
+            }
+            provider.rotateSigningKey(to: key)
+            var body: JSONObject = ["kid": .string(key.keyID), "keys": .array(provider.signingKeys.map { .string($0.keyID) })]
+            if let previous { body["previous"] = .string(previous) }
+            return controlJSON(.object(body))
+        case .retireKeys:
+            let retired = provider.retireSigningKeys()
+            return controlJSON(.object(["kid": .string(provider.signingKeys.first?.keyID ?? ""),
+                                        "retired": .array(retired.map { .string($0) })]))
+        case .clock:
+            var body = ControlBody(request.body, known: ["advance"])
+            body.require("advance")
+            let seconds = body.integer("advance", in: 0...315_360_000)
+            guard body.problems.isEmpty, let seconds else { return invalidBody(body.problems) }
+            provider.clock.advance(by: seconds)
+            return controlJSON(.object(["now": .int(provider.clock.now()), "offset": .int(provider.clock.offset)]))
+        case .requests:
+            return controlJSON(requestLog.json)
+        case .reset:
+            provider.reset()
+            requestLog.clear()
+            return controlJSON(.object(["status": "reset", "now": .int(provider.clock.now())]))
+        }
+    }
+
+    /// A user or app in the configuration's own keys, decoded and validated as the configuration file is.
+    private func addDirectoryEntry(_ call: ControlCall, _ request: HTTPRequest, tenant segment: String) -> HTTPResponse {
+        guard let tenant = provider.configuration.tenants.first(where: { t in
+            t.id == segment.lowercased() || t.domains.contains { $0.lowercased() == segment.lowercased() }
+        }) else {
+            return controlError(.notFound, "tenant_not_found", "No configured tenant has the id or domain '\(segment)'.",
+                                reason: "no configured tenant has the id or domain '\(segment)'")
+        }
+        let text = String(decoding: request.body, as: UTF8.self)
+        let what = call == .addUser ? "user" : "app"
+        do throws(ConfigurationError) {
+            if call == .addUser {
+                let user = try ConfigurationLoader.decodeUser(text: text, fileName: "request body", tenantID: tenant.id,
+                                                              joining: provider.configuration)
+                provider.upsertUser(user, tenant: tenant.id)
+                return controlJSON(.object(["tenant": .string(tenant.id), "username": .string(user.username),
+                                            "oid": .string(user.objectID)]), status: .created)
+            }
+            let app = try ConfigurationLoader.decodeApp(text: text, fileName: "request body", baseDirectory: ".", tenantID: tenant.id,
+                                                        joining: provider.configuration)
+            provider.upsertApp(app, tenant: tenant.id)
+            return controlJSON(.object(["tenant": .string(tenant.id), "clientId": .string(app.clientID),
+                                        "type": .string(app.type.rawValue)]), status: .created)
+        } catch {
+            let problems: [JSONValue] = error.problems.map { p in
+                .object(["path": .string(p.path), "line": .int(p.line), "reason": .string(p.reason)])
+            }
+            let summary = error.problems.map { ($0.path.isEmpty ? "" : "\($0.path): ") + $0.reason }.joined(separator: "; ")
+            var r = HTTPResponse.json(JSONValue.object([
+                "error": "invalid_request", "error_description": .string("The \(what) is not valid: \(summary)"),
+                "problems": .array(problems),
+            ]).serialized(), status: .badRequest)
+            r.rejectionReason = "the \(what) in the body is not valid: \(summary)"
+            return r
+        }
+    }
+
+    /// Compares secrets in time independent of where they differ.
+    static func sameSecret(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var diff = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        for i in 0..<min(x.count, y.count) { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+
+    private func invalidBody(_ problems: [String]) -> HTTPResponse {
+        var r = HTTPResponse.json(JSONValue.object([
+            "error": "invalid_request", "error_description": .string(problems.joined(separator: "; ")),
+            "problems": .array(problems.map { .string($0) }),
+        ]).serialized(), status: .badRequest)
+        r.rejectionReason = "the control call's body is not valid: " + problems.joined(separator: "; ")
+        return r
+    }
+
+    private func controlJSON(_ body: JSONValue, status: HTTPStatus = .ok) -> HTTPResponse {
+        var r = HTTPResponse.json(body.serialized(), status: status)
+        r.headers["Cache-Control"] = "no-store"
+        return r
+    }
+
+    private func controlError(_ status: HTTPStatus, _ error: String, _ description: String, reason: String) -> HTTPResponse {
+        var r = Self.jsonError(status: status, error: error, description: description)
+        r.rejectionReason = reason
+        return r
+    }
+}

@@ -1,0 +1,96 @@
+import MockIDPCore
+import MockIDPHTTP
+
+/// Where a fault can strike: the endpoint's name for `POST /_mockidp/faults`, and how its error is shown there.
+struct FaultSite: Sendable {
+    enum Answer: Sendable {
+        /// Entra's error JSON (token, discovery, keys, …).
+        case json
+        /// To the app's redirect URI when client and redirect URI check out, else the error page.
+        case authorize(ProtocolVersion, policyInPath: Bool)
+        /// The error page (the device login page).
+        case page
+    }
+
+    /// `Fault.endpointNames`; nil where faults never apply (the health check).
+    let name: String?
+    let answer: Answer
+
+    init(_ endpoint: Endpoint) {
+        name = endpoint.controlName
+        switch endpoint {
+        case .v2Authorize: answer = .authorize(.v2, policyInPath: false)
+        case .v1Authorize: answer = .authorize(.v1, policyInPath: false)
+        case .deviceLogin: answer = .page
+        default: answer = .json
+        }
+    }
+
+    init(_ endpoint: B2CEndpoint) {
+        name = endpoint.queryFormEndpoint.controlName
+        answer = endpoint == .authorize ? .authorize(.v2, policyInPath: true) : .json
+    }
+}
+
+/// Faults registered through the control API, applied in front of the endpoints they name.
+extension EndpointHandlers {
+    /// `handler` behind the faults for `site`: a matching fault answers with its error (or delays the real answer).
+    func applyingFaults(_ site: FaultSite, _ handler: @escaping Router.Handler) -> Router.Handler {
+        guard let name = site.name else { return handler }
+        return { request, params in
+            guard provider.hasFaults, let fault = provider.takeFault(for: faultTarget(name, request, params)) else {
+                return handler(request, params)
+            }
+            var response = fault.isDelayOnly ? handler(request, params) : faultResponse(fault, site, request, params)
+            if let ms = fault.delayMilliseconds, ms > 0 { response.delay = .milliseconds(ms) }
+            return response
+        }
+    }
+
+    /// What a fault's filters look at: the client (form, query or HTTP Basic), tenant, grant type and `claims`.
+    private func faultTarget(_ name: String, _ request: HTTPRequest, _ params: RouteParameters) -> FaultTarget {
+        let parameters = Self.protocolParameters(request)
+        let value = { (key: String) in parameters.first { $0.name == key }?.value }
+        return FaultTarget(endpoint: name,
+                           clientID: value("client_id") ?? Self.basicCredentials(request.headers["Authorization"])?.clientID,
+                           tenant: params["tenant"], grantType: value("grant_type"),
+                           claims: value("claims").flatMap(ClaimsRequest.init(json:)))
+    }
+
+    /// The form of a form POST, else the query.
+    private static func protocolParameters(_ request: HTTPRequest) -> [(name: String, value: String)] {
+        if request.method == "POST",
+           (request.headers["Content-Type"] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded"),
+           let form = try? URLEncodedForm.decode(request.body) {
+            return form
+        }
+        return request.query
+    }
+
+    private func faultResponse(_ fault: Fault, _ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
+        let context = self.context(request)
+        let error = fault.oauthError()
+        switch site.answer {
+        case .authorize(let version, let policyInPath):
+            let parameters = Self.protocolParameters(request).filter { !Self.pageFields.contains($0.name) }
+            let policy = policyInPath ? params["policy"] : (version == .v2 ? parameters.first { $0.name == "p" }?.value : nil)
+            let check = provider.checkAuthorization(AuthorizationRequest(
+                tenant: params["tenant"] ?? "", version: version, parameters: parameters, policy: policy,
+                policyForm: policyInPath ? .path : .query))
+            switch check {
+            case .signIn(let validated):
+                return deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
+            case .redirectError(_, let uri, let mode, let state):
+                return deliverError(error, state: state, to: uri, mode: mode, context: context)
+            case .errorPage:
+                return errorPage(error, context: context)
+            }
+        case .page:
+            return errorPage(error, context: context)
+        case .json:
+            var response = oauthError(error, context: context)
+            if let seconds = fault.effectiveRetryAfter { response.headers["Retry-After"] = String(seconds) }
+            return response
+        }
+    }
+}

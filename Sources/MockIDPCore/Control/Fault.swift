@@ -1,0 +1,151 @@
+import MockIDPJOSE
+
+/// A failure (or a delay) the next matching requests meet, registered through `POST /_mockidp/faults`.
+///
+/// A fault that has only `delayMilliseconds` lets the request through and delays its real answer; any other fault
+/// answers with Entra's error for `aadsts`/`error`/`status` (after the delay, when one is given).
+public struct Fault: Sendable, Equatable {
+    /// The endpoint names a fault can name (`Endpoint.controlName`).
+    public static let endpointNames: [String] = ["token", "authorize", "devicecode", "discovery", "keys", "userinfo",
+                                                 "logout", "instance", "userrealm", "devicelogin"]
+
+    /// Assigned when the fault is registered; shown in the control API's answer.
+    public var id: Int = 0
+    /// One of `endpointNames`.
+    public var endpoint: String
+    /// Only requests from this client (`client_id`, or HTTP Basic).
+    public var clientID: String?
+    /// Only requests to this tenant segment (GUID or domain; compared as the tenant they name).
+    public var tenant: String?
+    /// Only token requests with this `grant_type`.
+    public var grantType: String?
+    /// How many requests still fail; nil fails every matching request until `reset`.
+    public var remaining: Int?
+    /// The HTTP status (default: the code's usual one, else 400).
+    public var status: Int?
+    /// The OAuth `error` (default: the code's usual one, else from the status).
+    public var error: String?
+    /// The AADSTS number.
+    public var aadsts: Int?
+    /// Entra's `suberror`.
+    public var suberror: String?
+    /// A claims challenge (a JSON object as a string); AADSTS50076, 50079 and 53003 get a default one.
+    public var claims: String?
+    /// Seconds for `Retry-After` (429 and 503 get 1 when not given).
+    public var retryAfter: Int?
+    /// Milliseconds to wait before answering.
+    public var delayMilliseconds: Int?
+    /// The message after `AADSTSnnnn: ` (default: Entra's text for the code).
+    public var message: String?
+
+    /// A fault on `endpoint` with every other field unset.
+    public init(endpoint: String) { self.endpoint = endpoint }
+
+    /// True when the fault only delays the real answer.
+    public var isDelayOnly: Bool { status == nil && error == nil && aadsts == nil && delayMilliseconds != nil }
+
+    /// The challenge a request must answer to get past this fault, if any.
+    public var challenge: String? {
+        if let claims { return claims }
+        switch aadsts {
+        case 50076, 50079: return Self.multiFactorChallenge
+        case 53003: return Self.conditionalAccessChallenge
+        default: return nil
+        }
+    }
+
+    /// mockidp's default MFA challenge: the authentication context `c1`.
+    public static let multiFactorChallenge = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
+    /// mockidp's default Conditional Access challenge (the shape of reference/entra-protocol.md §4.2's capture).
+    public static let conditionalAccessChallenge =
+        #"{"access_token":{"capolids":{"essential":true,"values":["01234567-89ab-cdef-fedc-ba9876543210"]}}}"#
+
+    /// The status this fault answers with.
+    public var effectiveStatus: Int {
+        if let status { return status }
+        if let aadsts, let known = Self.knownCodes[aadsts] { return known.status }
+        return 400
+    }
+
+    /// Seconds for `Retry-After`, when the answer carries one.
+    public var effectiveRetryAfter: Int? {
+        retryAfter ?? ([429, 503].contains(effectiveStatus) ? 1 : nil)
+    }
+
+    /// Entra's usual `error`, status and text for codes tests commonly inject (reference/entra-protocol.md §4.3).
+    static let knownCodes: [Int: (error: String, status: Int, suberror: String?, message: String)] = [
+        50076: ("invalid_grant", 400, "basic_action", "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '{resource}'."),
+        50079: ("invalid_grant", 400, "basic_action", "Due to a configuration change made by your administrator, or because you moved to a new location, you must enroll in multi-factor authentication to access '{resource}'."),
+        53003: ("invalid_grant", 400, "message_only", "Access has been blocked by Conditional Access policies. The access policy does not allow token issuance."),
+        50126: ("invalid_grant", 400, nil, "Error validating credentials due to invalid username or password."),
+        50055: ("invalid_grant", 400, "user_password_expired", "The password is expired."),
+        50057: ("invalid_grant", 400, nil, "The user account is disabled."),
+        50053: ("invalid_grant", 400, nil, "Account is locked because user tried to sign in too many times with an incorrect user ID or password."),
+        70008: ("invalid_grant", 400, nil, "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource."),
+        700082: ("invalid_grant", 400, "bad_token", "The refresh token has expired due to inactivity."),
+        50173: ("invalid_grant", 400, nil, "The provided grant has expired due to it being revoked, a fresh auth token is needed."),
+        65001: ("invalid_grant", 400, "consent_required", "The user or administrator has not consented to use the application. Send an interactive authorization request for this user and resource."),
+        50196: ("temporarily_unavailable", 429, nil, "The server terminated an operation because it encountered a client request loop."),
+        7000215: ("invalid_client", 401, nil, "Invalid client secret provided."),
+    ]
+
+    /// The error this fault answers with; `resource` fills `{resource}` in Entra's texts.
+    public func oauthError(resource: String = "00000003-0000-0000-c000-000000000000") -> OAuthError {
+        let known = aadsts.flatMap { Self.knownCodes[$0] }
+        let status = effectiveStatus
+        let error = self.error ?? known?.error ?? Self.error(forStatus: status)
+        let text = message ?? known?.message.replacingOccurrences(of: "{resource}", with: resource)
+            ?? "A fault was injected for this request (POST /_mockidp/faults)."
+        return OAuthError(error: error, aadsts: aadsts, message: text, suberror: suberror ?? known?.suberror,
+                          claims: challenge, status: status, mayRedirect: true,
+                          reason: "injected fault \(id) on '\(endpoint)' answered \(status) \(error)" + (aadsts.map { " AADSTS\($0)" } ?? ""))
+    }
+
+    private static func error(forStatus status: Int) -> String {
+        switch status {
+        case 401: "invalid_client"
+        case 429, 503: "temporarily_unavailable"
+        case 500...: "server_error"
+        default: "invalid_request"
+        }
+    }
+}
+
+/// What a fault is matched against: the endpoint and what the request says about itself.
+public struct FaultTarget: Sendable {
+    /// `Endpoint.controlName` of the endpoint the request reached.
+    public var endpoint: String
+    public var clientID: String?
+    public var tenant: String?
+    public var grantType: String?
+    /// The request's `claims` parameter, when it has one: a fault's challenge it answers lets it through.
+    public var claims: ClaimsRequest?
+
+    /// A target for the named endpoint.
+    public init(endpoint: String, clientID: String? = nil, tenant: String? = nil, grantType: String? = nil, claims: ClaimsRequest? = nil) {
+        self.endpoint = endpoint
+        self.clientID = clientID
+        self.tenant = tenant
+        self.grantType = grantType
+        self.claims = claims
+    }
+}
+
+extension Endpoint {
+    /// The name faults use for this endpoint (`Fault.endpointNames`); nil for the health check, which never fails.
+    public var controlName: String? {
+        switch self {
+        case .v2Token, .v1Token: "token"
+        case .v2Authorize, .v1Authorize: "authorize"
+        case .v2DeviceCode, .v1DeviceCode: "devicecode"
+        case .v2Discovery, .v1Discovery: "discovery"
+        case .v2Keys, .v1Keys: "keys"
+        case .userInfo: "userinfo"
+        case .v2Logout, .v1Logout: "logout"
+        case .instanceDiscovery: "instance"
+        case .userRealm: "userrealm"
+        case .deviceLogin: "devicelogin"
+        case .health: nil
+        }
+    }
+}
