@@ -4,7 +4,7 @@ import MockIDPTesting
 import Testing
 
 /// The control API wrappers, over HTTP against the in-process server.
-@Suite(.disabled("control API not merged yet")) struct ControlAPITests {
+@Suite struct ControlAPITests {
     static let contoso = "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11"
     static let daemon = "9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d"
     static let mobile = "3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c"
