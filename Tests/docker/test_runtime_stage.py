@@ -425,6 +425,11 @@ def test_the_compose_example_gets_a_verified_token_through_the_service_name(cont
         assert app.returncode == 0, f"the compose app's command failed:\n{app.stderr}"
         claims = verify(json.loads(app.stdout)["access_token"], container, server, public, f"{app_mount}/ca.pem", "100:101")
         assert claims["roles"] == ["Reader", "Writer"]
+        # The control API with the compose file's admin token (other containers are not loopback callers).
+        admin = server_command[server_command.index("--admin-token") + 1]
+        control = ["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", f"{app_mount}/ca.pem", f"{public}/_mockidp/requests"]
+        assert in_network(container, server, control[:1] + ["-H", f"Authorization: Bearer {admin}"] + control[1:], ids="100:101").stdout == "200"
+        assert in_network(container, server, control, ids="100:101").stdout == "401"
     finally:
         assert server.stop() == 0
 
