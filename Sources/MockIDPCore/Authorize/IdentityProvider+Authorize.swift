@@ -163,20 +163,13 @@ extension IdentityProvider {
                                   nonce: request.nonce, includeClientInfo: false)
                 if request.maxAge != nil { grant.authTime = authTime }
                 let factory = tokenFactory(context, tenant: tenant)
-                var accessToken: String?
-                if request.responseTypes.contains("token") {
-                    let token = try factory.userAccessToken(grant, user: user, tenant: tenant)
-                    accessToken = token
-                    response += [("access_token", token), ("token_type", "Bearer"),
-                                 ("expires_in", String(configuration.tokens.lifetime)), ("scope", request.scope)]
-                }
-                if request.responseTypes.contains("id_token") {
-                    var extra = JSONObject()
-                    if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
-                    if let accessToken { extra["at_hash"] = .string(Self.halfHash(accessToken)) }
-                    let version = request.version == .v1 ? 1 : 2
-                    response.append(("id_token", try factory.idToken(grant, user: user, tenant: tenant, version: version, extra: extra)))
-                }
+                let version = request.version == .v1 ? 1 : 2
+                response += try frontChannelTokens(
+                    request, code: code,
+                    accessToken: { () throws(OAuthError) in try factory.userAccessToken(grant, user: user, tenant: tenant) },
+                    idToken: { extra throws(OAuthError) in
+                        try factory.idToken(grant, user: user, tenant: tenant, version: version, extra: extra)
+                    })
             } catch {
                 return .failure(error)
             }
@@ -212,5 +205,28 @@ extension IdentityProvider {
     static func isPKCECharacter(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
             || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")
+    }
+}
+
+extension IdentityProvider {
+    /// The tokens of an implicit or hybrid response, Entra's or B2C's: `access_token` when asked for (and
+    /// `accessToken` makes one), then `id_token` with `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
+    func frontChannelTokens(_ request: ValidatedAuthorization, code: String?,
+                            accessToken: () throws(OAuthError) -> String?,
+                            idToken: (JSONObject) throws(OAuthError) -> String) throws(OAuthError) -> [(name: String, value: String)] {
+        var response: [(name: String, value: String)] = []
+        var issuedAccessToken: String?
+        if request.responseTypes.contains("token"), let token = try accessToken() {
+            issuedAccessToken = token
+            response += [("access_token", token), ("token_type", "Bearer"),
+                         ("expires_in", String(configuration.tokens.lifetime)), ("scope", request.scope)]
+        }
+        if request.responseTypes.contains("id_token") {
+            var extra = JSONObject()
+            if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
+            if let issuedAccessToken { extra["at_hash"] = .string(Self.halfHash(issuedAccessToken)) }
+            response.append(("id_token", try idToken(extra)))
+        }
+        return response
     }
 }

@@ -84,21 +84,13 @@ extension IdentityProvider {
         let grant = B2CGrant(client: request.client, authority: b2c, scopes: scopes, issuedAt: clock.now(), authTime: authTime,
                              nonce: request.nonce, newUser: newUser, includeClientInfo: false)
         let factory = tokenFactory(context, tenant: b2c.tenant)
-        var response: [(name: String, value: String)] = []
-        var accessToken: String?
-        if request.responseTypes.contains("token"), let audience = scopes.audience {
-            let token = try factory.b2cAccessToken(grant, user: user, audience: audience)
-            accessToken = token
-            response += [("access_token", token), ("token_type", "Bearer"),
-                         ("expires_in", String(configuration.tokens.lifetime)), ("scope", request.scope)]
-        }
-        if request.responseTypes.contains("id_token") {
-            var extra = JSONObject()
-            if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
-            if let accessToken { extra["at_hash"] = .string(Self.halfHash(accessToken)) }
-            response.append(("id_token", try factory.b2cIDToken(grant, user: user, extra: extra)))
-        }
-        return response
+        return try frontChannelTokens(request, code: code,
+                                      accessToken: { () throws(OAuthError) in
+                                          try scopes.audience.map { audience throws(OAuthError) in
+                                              try factory.b2cAccessToken(grant, user: user, audience: audience)
+                                          }
+                                      },
+                                      idToken: { extra throws(OAuthError) in try factory.b2cIDToken(grant, user: user, extra: extra) })
     }
 }
 
