@@ -43,7 +43,10 @@ let package = Package(
             // The pages of templates/ (symlinked), compiled into the binary.
             resources: ["style", "signin", "consent", "error", "form_post", "signedout", "devicecode", "message", "b2c_signin", "b2c_selfasserted"].map { .embedInCode("Resources/\($0).mustache") }
         ),
-        .target(name: "MockIDPTesting", dependencies: ["MockIDP", "MockIDPCore", "MockIDPConfiguration"]),
+        .target(name: "MockIDPTesting", dependencies: [
+            "MockIDP", "MockIDPCore", "MockIDPConfiguration", "MockIDPJOSE", "MockIDPHTTP",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "mockidp", dependencies: [
             "MockIDP", "MockIDPConfiguration", "MockIDPCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -56,7 +59,7 @@ let package = Package(
         .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
         .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),
         .testTarget(name: "MockIDPTests", dependencies: ["MockIDP", "MockIDPHTTP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
-        .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDPCore"]),
+        .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
         .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
     ]
 )

@@ -1,40 +1,67 @@
 import Foundation
-import Logging
 import MockIDP
-import MockIDPConfiguration
 import MockIDPCore
 
-/// A running mock identity provider, as a test sees it: where it listens and how to name its authorities.
+/// A running mock identity provider, as a test sees it: where it listens, how to name its authorities and
+/// endpoints, the CA to trust, token helpers (`+Tokens`) and the control API (`+Control`).
 public struct MockIdentityProvider: Sendable {
     /// The server (its provider, options and state directory).
     public let server: MockIdentityProviderServer
-    /// `scheme://127.0.0.1:port` of the first listener.
+    /// `scheme://127.0.0.1:port` of the listener, without a trailing slash.
     public let baseURL: String
+    /// How this value's own helpers reach the server (URLSession for HTTP; curl with the CA for HTTPS).
+    let transport: HTTPTransport
 
-    /// The authority URL of a tenant (GUID, domain, `common`, `organizations`, `consumers`).
+    init(server: MockIdentityProviderServer, baseURL: String) {
+        self.server = server
+        self.baseURL = baseURL
+        transport = server.caCertificatePath.map { HTTPTransport.curl(caCertificatePath: $0) } ?? .urlSession
+    }
+
+    /// Whether the server speaks HTTPS (with the CA of `caCertificatePath`).
+    public var usesTLS: Bool { server.options.tls }
+
+    /// The port the server listens on.
+    public var port: Int { Int(baseURL.split(separator: ":").last ?? "") ?? 0 }
+
+    /// The authority URL of a tenant (GUID, domain, `common`, `organizations`, `consumers`), as MSAL and
+    /// azure-identity take it: `baseURL/tenant`.
     public func authority(tenant: String) -> String { "\(baseURL)/\(tenant)" }
 
-    /// The CA certificate file clients must trust (nil without TLS).
-    public var caCertificatePath: String? { server.caCertificatePath }
-}
+    /// The B2C authority of a user flow in MSAL's `tfp` form: `baseURL/tfp/{tenant}/{policy}`.
+    public func b2cAuthority(tenant: String, policy: String) -> String { "\(baseURL)/tfp/\(tenant)/\(policy)" }
 
-/// Starts a mock identity provider on a free port in this process, runs `body`, and always stops it.
-/// With no configuration the embedded default (Contoso and Fabrikam) is served. TLS is off unless asked for.
-public func withMockIdentityProvider<Result>(
-    configuration: IdentityProviderConfiguration? = nil, tls: Bool = false, stateDirectory: String? = nil,
-    _ body: (MockIdentityProvider) async throws -> Result
-) async throws -> Result {
-    let config = try configuration ?? ConfigurationLoader.load(paths: [])
-    let directory = stateDirectory ?? FileManager.default.temporaryDirectory
-        .appendingPathComponent("mockidp-\(UUID().uuidString)").path
-    defer { if stateDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
-    var logger = Logger(label: "mockidp.testing")
-    logger.logLevel = .warning
-    let server = try MockIdentityProviderServer(
-        configuration: config, options: ServerOptions(host: "127.0.0.1", ports: [0], tls: tls, stateDirectory: directory),
-        logger: logger)
-    try server.start()
-    defer { server.stop(gracePeriod: Duration.milliseconds(200)) }
-    guard let base = server.baseURLs.first else { throw MockIDPError("the server reported no listener") }
-    return try await body(MockIdentityProvider(server: server, baseURL: base))
+    /// The authority on the production login host of `cloud` (`https://login.microsoftonline.us/{tenant}` for
+    /// `.usgov`), for a client that runs with real host names: it must resolve that host to this server (an
+    /// `/etc/hosts` line or a resolver override), trust `caCertificatePath`, and reach it on port 443, so start
+    /// the provider with `port: 443` and `tls: true`. The server answers for the cloud's hosts when the
+    /// configuration has a tenant in that cloud (or names the host in `hosts`).
+    public func authority(tenant: String, cloud: CloudName) -> String {
+        "https://\(Cloud.named(cloud).preferredNetworkHost)/\(tenant)"
+    }
+
+    /// The v2 token endpoint of a tenant.
+    public func tokenEndpoint(tenant: String) -> String { EndpointTable.url(.v2Token, baseURL: baseURL, tenant: tenant) }
+
+    /// The v1 token endpoint of a tenant (ADAL's `resource=` requests).
+    public func v1TokenEndpoint(tenant: String) -> String { EndpointTable.url(.v1Token, baseURL: baseURL, tenant: tenant) }
+
+    /// The v2 authorize endpoint of a tenant.
+    public func authorizeEndpoint(tenant: String) -> String { EndpointTable.url(.v2Authorize, baseURL: baseURL, tenant: tenant) }
+
+    /// The v2 OpenID Connect discovery document of a tenant.
+    public func discoveryURL(tenant: String) -> String { EndpointTable.url(.v2Discovery, baseURL: baseURL, tenant: tenant) }
+
+    /// The v2 key set of a tenant (the `jwks_uri` of its discovery document).
+    public func keySetURL(tenant: String) -> String { EndpointTable.url(.v2Keys, baseURL: baseURL, tenant: tenant) }
+
+    /// The CA certificate file clients must trust (nil without TLS). It lives in a temporary state directory
+    /// that is removed when the provider stops, unless a `stateDirectory` was given.
+    public var caCertificatePath: String? { server.caCertificatePath }
+
+    /// The CA certificate clients must trust, as PEM text (nil without TLS).
+    public var caCertificatePEM: String? {
+        guard let path = caCertificatePath else { return nil }
+        return try? String(contentsOfFile: path, encoding: .utf8)
+    }
 }

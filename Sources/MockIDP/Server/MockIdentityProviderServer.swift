@@ -56,8 +56,8 @@ public final class MockIdentityProviderServer: Sendable {
     /// The local CA clients must trust, as PEM (nil with `--no-tls`).
     public var caCertificatePath: String? { options.tls ? stateDirectory.caCertificatePath : nil }
 
-    /// The names the TLS certificate must carry: loopback, the listen address and every host the configuration
-    /// serves (`IdentityProviderConfiguration.servedHostNames`).
+    /// The names the TLS certificate must carry: loopback, the listen address, the `--public-url` host and every
+    /// host the configuration serves (`IdentityProviderConfiguration.servedHostNames`).
     static func certificateNames(configuration: IdentityProviderConfiguration, options: ServerOptions) -> (dns: [String], ip: [String]) {
         var dns = ["localhost"]
         var ip = ["127.0.0.1", "::1"]
@@ -70,6 +70,8 @@ public final class MockIdentityProviderServer: Sendable {
             }
         }
         add(options.host)
+        // Clients reach a server behind `--public-url` by that name (a compose service, a proxy): TLS must hold for it.
+        if let publicURL = options.publicURL { add(HostHeader.hostName(of: publicURL).filter { $0 != "[" && $0 != "]" }) }
         configuration.servedHostNames.forEach(add)
         return (dns, ip)
     }

@@ -1,0 +1,67 @@
+import MockIDPJOSE
+
+/// A user for `MockIdentityProvider.addUser(_:tenant:)`: the keys of a user in the YAML configuration.
+/// Fields left nil (or empty) are not sent, so the server's defaults apply (a derived `oid`, no MFA).
+public struct MockUser: Sendable {
+    /// `username`: the sign-in name (UPN).
+    public var username: String
+    /// `password`.
+    public var password: String
+    /// `name`: the display name.
+    public var name: String?
+    /// `oid`; nil lets the server derive a stable one from tenant and username.
+    public var objectID: String?
+    /// `email`.
+    public var email: String?
+    /// `groups`: group object IDs.
+    public var groups: [String]
+    /// `roles`: app roles assigned to the user.
+    public var roles: [String]
+    /// `claims`: extra claims copied into ID and access tokens.
+    public var claims: JSONObject
+    /// `requireMfa`: token requests that would need MFA fail with AADSTS50076.
+    public var requireMFA: Bool?
+    /// `homeTenant`: the home tenant of a guest user.
+    public var homeTenant: String?
+
+    /// A user with the given fields.
+    public init(username: String, password: String, name: String? = nil, objectID: String? = nil, email: String? = nil,
+                groups: [String] = [], roles: [String] = [], claims: JSONObject = [:], requireMFA: Bool? = nil,
+                homeTenant: String? = nil) {
+        self.username = username
+        self.password = password
+        self.name = name
+        self.objectID = objectID
+        self.email = email
+        self.groups = groups
+        self.roles = roles
+        self.claims = claims
+        self.requireMFA = requireMFA
+        self.homeTenant = homeTenant
+    }
+
+    /// The JSON body of the control call, keyed as in the configuration file.
+    public var json: JSONValue {
+        var o: JSONObject = ["username": .string(username), "password": .string(password)]
+        o.set("name", name)
+        o.set("oid", objectID)
+        o.set("email", email)
+        o.set("groups", groups)
+        o.set("roles", roles)
+        if !claims.isEmpty { o["claims"] = .object(claims) }
+        if let requireMFA { o["requireMfa"] = .bool(requireMFA) }
+        o.set("homeTenant", homeTenant)
+        return .object(o)
+    }
+}
+
+extension JSONObject {
+    /// Sets `key` to a string when there is one.
+    mutating func set(_ key: String, _ value: String?) { if let value { self[key] = .string(value) } }
+    /// Sets `key` to a list of strings when it is not empty.
+    mutating func set(_ key: String, _ values: [String]) { if !values.isEmpty { self[key] = .array(values.map { .string($0) }) } }
+    /// Sets `key` to a Boolean when there is one.
+    mutating func set(_ key: String, _ value: Bool?) { if let value { self[key] = .bool(value) } }
+    /// Sets `key` to an integer when there is one.
+    mutating func set(_ key: String, _ value: Int?) { if let value { self[key] = .int(value) } }
+}
