@@ -4,8 +4,6 @@ headless Chromium (sign-in, sign-up, the password-reset round trip), authlib as 
 import base64
 import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import jwt
@@ -16,7 +14,7 @@ from authlib.integrations.requests_client import OAuth2Session
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from conftest import serving
-from test_browser import CHROMEDRIVER, CHROMIUM, new_browser, shot
+from test_browser import CHROMEDRIVER, CHROMIUM, code_from, loopback_redirect, new_browser, shot
 from test_signin import forms
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,23 +39,10 @@ def b2c():
         yield s
 
 
-class Catcher(BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.end_headers()
-        self.wfile.write(b"redirect received")
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def loopback():
-    httpd = HTTPServer(("127.0.0.1", 0), Catcher)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield "http://localhost:%d" % httpd.server_address[1]
-    httpd.shutdown()
+    with loopback_redirect() as uri:
+        yield uri
 
 
 def tfp(server, policy):
@@ -68,12 +53,6 @@ def msal_app(server, policy):
     # A /tfp/ authority on a host that is not *.b2clogin.com is not recognised as B2C by MSAL Python, so it would
     # ask login.microsoftonline.com about the instance: instance_discovery=False keeps it here.
     return msal.PublicClientApplication(MOBILE, authority=tfp(server, policy), instance_discovery=False)
-
-
-def response_from(driver):
-    from selenium.webdriver.support.ui import WebDriverWait
-    WebDriverWait(driver, 10).until(lambda d: urlparse(d.current_url).hostname == "localhost")
-    return {k: v[0] for k, v in parse_qs(urlparse(driver.current_url).query).items()}
 
 
 def element(driver, element_id):
@@ -115,7 +94,7 @@ def test_msal_python_on_a_tfp_authority_signs_in_through_the_page_in_chromium(b2
         assert element(driver, "error").text == "Your password is incorrect."
         driver.find_element(By.ID, "password").send_keys(FRANK_PASSWORD)
         driver.find_element(By.ID, "next").click()
-        response = response_from(driver)
+        response = code_from(driver)
     finally:
         driver.quit()
     assert client_info(response["client_info"]) == {"uid": FRANK_OID + "-b2c_1_signupsignin", "utid": TENANT}
@@ -159,7 +138,7 @@ def test_sign_up_in_chromium_creates_a_user_whose_first_token_says_new_user(b2c,
         for field in ("newPassword", "reenterPassword"):
             driver.find_element(By.ID, field).send_keys("Heidi-Passw0rd")
         driver.find_element(By.ID, "continue").click()
-        response = response_from(driver)
+        response = code_from(driver)
     finally:
         driver.quit()
     result = app.acquire_token_by_auth_code_flow(flow, response)
@@ -190,7 +169,7 @@ def test_password_reset_round_trip_in_chromium(b2c, loopback):
     try:
         driver.get(flow["auth_uri"])
         driver.find_element(By.ID, "forgotPassword").click()
-        error = response_from(driver)
+        error = code_from(driver)
         result = susi.acquire_token_by_auth_code_flow(flow, error)
         assert result["error"] == "access_denied" and result["error_description"].startswith("AADB2C90118: ")
 
@@ -202,7 +181,7 @@ def test_password_reset_round_trip_in_chromium(b2c, loopback):
         driver.find_element(By.ID, "newPassword").send_keys("Grace-N3w-pass")
         driver.find_element(By.ID, "reenterPassword").send_keys("Grace-N3w-pass")
         driver.find_element(By.ID, "continue").click()
-        reset_result = reset.acquire_token_by_auth_code_flow(reset_flow, response_from(driver))
+        reset_result = reset.acquire_token_by_auth_code_flow(reset_flow, code_from(driver))
         assert reset_result["id_token_claims"]["tfp"] == RESET
         assert reset_result["id_token_claims"]["idp"] == "google.com"   # the user's configured claim
     finally:
@@ -218,7 +197,7 @@ def test_password_reset_round_trip_in_chromium(b2c, loopback):
         assert element(fresh, "error").text == "Your password is incorrect."
         fresh.find_element(By.ID, "password").send_keys("Grace-N3w-pass")
         fresh.find_element(By.ID, "next").click()
-        result3 = susi.acquire_token_by_auth_code_flow(flow3, response_from(fresh))
+        result3 = susi.acquire_token_by_auth_code_flow(flow3, code_from(fresh))
         assert result3["id_token_claims"]["emails"] == [GRACE] and result3["id_token_claims"]["tfp"] == SUSI
     finally:
         fresh.quit()

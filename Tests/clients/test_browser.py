@@ -2,6 +2,7 @@
 
 Set MOCKIDP_SCREENSHOTS=DIR to save a screenshot of each page (docs/screenshots/ holds the committed ones)."""
 import base64
+import contextlib
 import os
 import shutil
 import threading
@@ -67,12 +68,21 @@ class Catcher(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def redirect_port():
+@contextlib.contextmanager
+def loopback_redirect():
+    """An app's loopback redirect URI (`http://localhost:PORT`) with a listener behind it."""
     httpd = HTTPServer(("127.0.0.1", 0), Catcher)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield httpd.server_address[1]
-    httpd.shutdown()
+    try:
+        yield "http://localhost:%d" % httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def redirect_port():
+    with loopback_redirect() as uri:
+        yield int(uri.rsplit(":", 1)[1])
 
 
 def code_from(driver):

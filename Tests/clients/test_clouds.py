@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from namespace import run_at_real_hosts
-from test_browser import CHROMEDRIVER, CHROMIUM
+from test_browser import CHROMEDRIVER, CHROMIUM, loopback_redirect
 
 SOVEREIGN = ["config/default.yaml", "config/examples/sovereign.yaml", "config/examples/b2c.yaml"]
 CLOUD_HOSTS = ["login.microsoftonline.com", "login.windows.net", "login.microsoftonline.us", "login-us.microsoftonline.com",
@@ -151,30 +151,12 @@ B2C_MOBILE = "8a1d2b3c-4e5f-4a6b-9c7d-e8f9a0b1c2d3"
 B2C_API = "5386caa5-bae5-45ee-b4fb-5203bcc41917"
 
 
-def loopback_redirect():
-    """The app's loopback redirect listener (the namespace's own loopback)."""
-    from test_b2c import Catcher
-    import contextlib
-    import threading
-    from http.server import HTTPServer
-
-    @contextlib.contextmanager
-    def listening():
-        httpd = HTTPServer(("127.0.0.1", 0), Catcher)
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        try:
-            yield "http://localhost:%d" % httpd.server_address[1]
-        finally:
-            httpd.shutdown()
-    return listening()
-
-
 def sign_in_at_b2clogin(server, auth_uri):
     """Frank signs in on the B2C page at https://fabrikamb2c.b2clogin.com in headless Chromium, which resolves the
     name through the namespace's hosts file and accepts only this server's key. Returns the redirect's query."""
     from selenium.webdriver.common.by import By
-    from test_b2c import FRANK, FRANK_PASSWORD, response_from
-    from test_browser import new_browser
+    from test_b2c import FRANK, FRANK_PASSWORD
+    from test_browser import code_from, new_browser
     driver = new_browser(server)
     try:
         driver.get(auth_uri)
@@ -182,7 +164,7 @@ def sign_in_at_b2clogin(server, auth_uri):
         driver.find_element(By.ID, "signInName").send_keys(FRANK)
         driver.find_element(By.ID, "password").send_keys(FRANK_PASSWORD)
         driver.find_element(By.ID, "next").click()
-        return response_from(driver)
+        return code_from(driver)
     finally:
         driver.quit()
 
