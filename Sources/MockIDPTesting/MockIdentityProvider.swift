@@ -29,7 +29,9 @@ public struct MockIdentityProvider: Sendable {
     public func authority(tenant: String) -> String { "\(baseURL)/\(tenant)" }
 
     /// The B2C authority of a user flow in MSAL's `tfp` form: `baseURL/tfp/{tenant}/{policy}`.
-    public func b2cAuthority(tenant: String, policy: String) -> String { "\(baseURL)/tfp/\(tenant)/\(policy)" }
+    public func b2cAuthority(tenant: String, policy: String) -> String {
+        B2CEndpointTable.tfpAuthority(baseURL: baseURL, tenant: tenant, policy: policy)
+    }
 
     /// The authority on the production login host of `cloud` (`https://login.microsoftonline.us/{tenant}` for
     /// `.usgov`), for a client that runs with real host names: it must resolve that host to this server (an

@@ -30,6 +30,11 @@ public enum B2CEndpointTable {
     /// Prefixes before `{tenant}/{policy}`: the path form B2C documents, MSAL.NET's and MSAL ObjC's `tfp`, and `te`.
     static let prefixes = ["", "/tfp", "/te"]
 
+    /// The authority a client is configured with for `policy`, in MSAL's `tfp` form: `{baseURL}/tfp/{tenant}/{policy}`.
+    public static func tfpAuthority(baseURL: String, tenant: String, policy: String) -> String {
+        "\(baseURL)/tfp/\(tenant)/\(policy)"
+    }
+
     /// Every path template, in the order routes are registered.
     public static let paths: [(endpoint: B2CEndpoint, template: String)] = prefixes.flatMap { prefix in
         tails.map { ($0.endpoint, prefix + "/{tenant}/{policy}" + $0.tail) }
