@@ -1,3 +1,4 @@
+import MockIDP
 import MockIDPJOSE
 
 /// Swift wrappers over the control API (`/_mockidp/…`, INTERFACE.md): real HTTP requests to the server,
@@ -7,13 +8,13 @@ extension MockIdentityProvider {
     /// Adds or replaces a user of `tenant` (GUID or domain): `POST /_mockidp/tenants/{tenant}/users` → 201.
     @discardableResult
     public func addUser(_ user: MockUser, tenant: String) async throws -> JSONValue {
-        try await control("POST", "tenants/\(tenant)/users", body: user.json, expect: 201)
+        try await control(.addUser, tenant: tenant, body: user.json, expect: 201)
     }
 
     /// Adds or replaces an app of `tenant`: `POST /_mockidp/tenants/{tenant}/apps` → 201.
     @discardableResult
     public func addApp(_ app: MockApp, tenant: String) async throws -> JSONValue {
-        try await control("POST", "tenants/\(tenant)/apps", body: app.json, expect: 201)
+        try await control(.addApp, tenant: tenant, body: app.json, expect: 201)
     }
 
     /// Adds `claims` to the next `count` tokens issued to `clientID` and/or `username` (any, when nil):
@@ -24,38 +25,38 @@ extension MockIdentityProvider {
         var body: JSONObject = ["claims": .object(claims), "count": .int(count)]
         body.set("clientId", clientID)
         body.set("username", username)
-        return try await control("POST", "claims", body: .object(body))
+        return try await control(.addClaims, body: .object(body))
     }
 
     /// Makes the next matching requests fail (or wait): `POST /_mockidp/faults`.
     @discardableResult
     public func injectFault(_ fault: MockFault) async throws -> JSONValue {
-        try await control("POST", "faults", body: fault.json)
+        try await control(.addFault, body: fault.json)
     }
 
     /// The faults still waiting to match: `GET /_mockidp/faults` (`{"faults": [...]}`).
     public func pendingFaults() async throws -> [JSONValue] {
-        let answer = try await control("GET", "faults", body: nil, expect: 200)
+        let answer = try await control(.listFaults, body: nil, expect: 200)
         return answer["faults"]?.arrayValue ?? []
     }
 
     /// A new signing key signs from now on; the old one stays in the key set: `POST /_mockidp/keys/rotate`.
     @discardableResult
-    public func rotateKeys() async throws -> JSONValue { try await control("POST", "keys/rotate", body: [:]) }
+    public func rotateKeys() async throws -> JSONValue { try await control(.rotateKeys, body: [:]) }
 
     /// Keys that no longer sign leave the key set: `POST /_mockidp/keys/retire`.
     @discardableResult
-    public func retireKeys() async throws -> JSONValue { try await control("POST", "keys/retire", body: [:]) }
+    public func retireKeys() async throws -> JSONValue { try await control(.retireKeys, body: [:]) }
 
     /// Moves the server's clock forward by `seconds` (token, code and device-code expiry): `POST /_mockidp/clock`.
     @discardableResult
     public func advanceClock(seconds: Int) async throws -> JSONValue {
-        try await control("POST", "clock", body: ["advance": .int(seconds)])
+        try await control(.clock, body: ["advance": .int(seconds)])
     }
 
     /// The recent requests, newest last, each with the reason it was rejected: `GET /_mockidp/requests`.
     public func requests() async throws -> [RecordedRequest] {
-        let answer = try await control("GET", "requests", body: nil, expect: 200)
+        let answer = try await control(.requests, body: nil, expect: 200)
         guard let entries = answer["requests"]?.arrayValue else {
             throw ControlAPIError(call: "GET /_mockidp/requests", status: 200, body: "no \"requests\" array: \(answer.jsonString)")
         }
@@ -64,15 +65,16 @@ extension MockIdentityProvider {
 
     /// Back to the loaded configuration (users, apps, sessions, codes, faults, clock): `POST /_mockidp/reset`.
     @discardableResult
-    public func reset() async throws -> JSONValue { try await control("POST", "reset", body: [:]) }
+    public func reset() async throws -> JSONValue { try await control(.reset, body: [:]) }
 
     /// One control call; `expect` nil accepts any 2xx.
-    private func control(_ method: String, _ path: String, body: JSONValue?, expect: Int? = nil) async throws -> JSONValue {
-        let call = "\(method) /_mockidp/\(path)"
+    private func control(_ which: ControlCall, tenant: String = "", body: JSONValue?, expect: Int? = nil) async throws -> JSONValue {
+        let method = which.method, path = which.path(tenant: tenant)
+        let call = "\(method) \(path)"
         var headers: [String: String] = ["Accept": "application/json"]
         if body != nil { headers["Content-Type"] = "application/json" }
         if let token = server.options.adminToken { headers["Authorization"] = "Bearer \(token)" }
-        let reply = try await transport.send(method, "\(baseURL)/_mockidp/\(path)", headers: headers, body: body?.serialized())
+        let reply = try await transport.send(method, baseURL + path, headers: headers, body: body?.serialized())
         let accepted = expect.map { reply.status == $0 } ?? (200..<300).contains(reply.status)
         guard accepted else { throw ControlAPIError(call: call, status: reply.status, body: reply.text) }
         return reply.json ?? .null

@@ -2,6 +2,7 @@
 Litware's app with his own account, as in Entra. Litware's tokens carry Litware's tid, Litware's object ID for him
 and Northwind as idp; client_info names his home account, so MSAL sees one person (one home_account_id)."""
 import os
+from urllib.parse import parse_qs, urlparse
 
 import jwt
 import msal
@@ -78,3 +79,34 @@ def test_the_guest_name_also_signs_in_and_a_stranger_does_not(guest_server):
     page = b.get(flow["auth_uri"], allow_redirects=False)
     refused = submit_sign_in(b, guest_server, page, "nobody@northwind.onmicrosoft.com", "ivan-password")
     assert refused.status_code == 200 and "This username may be incorrect" in refused.text
+
+
+def test_a_login_hint_with_the_guests_home_name_finds_his_session_and_signs_in_headlessly(tmp_path):
+    """Entra hints a guest by the name he uses at home: the hint finds his session in Litware (prompt=none) and,
+    for an app with headlessSignIn, signs him in with no page."""
+    ci_app = "5b0f3e1a-9c2d-4e7f-8a6b-1c3d5e7f9a0b"
+    overlay = tmp_path / "headless.yaml"
+    overlay.write_text("tenants:\n  - id: %s\n    apps:\n      - clientId: %s\n        type: public\n"
+                       "        redirectUris: [http://localhost]\n        headlessSignIn: true\n" % (LITWARE, ci_app))
+    with serving(os.path.join(REPOSITORY, "config/examples/guest.yaml"), str(overlay)) as server:
+        app = msal.PublicClientApplication(LITWARE_PORTAL, authority=server.url("/" + LITWARE), instance_discovery=False)
+        flow = app.initiate_auth_code_flow(["User.Read"], redirect_uri="http://localhost:5003", response_mode="form_post")
+        b = browser(server)
+        page = b.get(flow["auth_uri"], allow_redirects=False)
+        assert submit_sign_in(b, server, page, "ivan_northwind.onmicrosoft.com#EXT#@litware.onmicrosoft.com",
+                              "ivan-password").status_code == 200
+        silent = app.initiate_auth_code_flow(["User.Read"], redirect_uri="http://localhost:5003", prompt="none",
+                                             login_hint=IVAN, response_mode="form_post")
+        answered = b.get(silent["auth_uri"], allow_redirects=False)
+        fields = dict(forms(answered.text)[0]["fields"])
+        assert "code" in fields, fields
+        assert app.acquire_token_by_auth_code_flow(silent, fields)["id_token_claims"]["idp"] == \
+            "https://sts.windows.net/%s/" % NORTHWIND
+
+        ci = msal.PublicClientApplication(ci_app, authority=server.url("/" + LITWARE), instance_discovery=False)
+        headless = ci.initiate_auth_code_flow([], redirect_uri="http://localhost:5004", login_hint=IVAN)
+        redirected = browser(server).get(headless["auth_uri"], allow_redirects=False)
+        assert redirected.status_code == 302, redirected.text[:300]
+        answer = {k: v[0] for k, v in parse_qs(urlparse(redirected.headers["Location"]).query).items()}
+        result = ci.acquire_token_by_auth_code_flow(headless, answer)
+        assert result["id_token_claims"]["preferred_username"] == IVAN, result

@@ -6,7 +6,7 @@ import MockIDPJOSE
 /// The control API for tests (`/_mockidp/…`, INTERFACE.md): JSON in and out. Without `--admin-token` it answers
 /// loopback callers only (403); with it every caller must send `Authorization: Bearer <token>` (401);
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
-enum ControlCall: String, CaseIterable, Sendable {
+public enum ControlCall: String, CaseIterable, Sendable {
     case addUser, addApp, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
 
     /// The control API's paths: the one place they are spelled.
@@ -25,6 +25,19 @@ enum ControlCall: String, CaseIterable, Sendable {
 
     /// The prefix every control path starts with (also the health check's).
     static let prefix = "/_mockidp/"
+
+    /// The HTTP method of `call`.
+    public var method: String { Self.row(self).method }
+
+    /// The path of `call` (`{tenant}` filled in for the user and app calls).
+    public func path(tenant: String = "") -> String {
+        Self.row(self).template.replacingOccurrences(of: "{tenant}", with: tenant)
+    }
+
+    private static func row(_ call: ControlCall) -> (call: ControlCall, method: String, template: String) {
+        guard let row = paths.first(where: { $0.call == call }) else { preconditionFailure("every ControlCall has a row in paths") }
+        return row
+    }
 }
 
 extension EndpointHandlers {

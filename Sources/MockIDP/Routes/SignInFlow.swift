@@ -20,7 +20,7 @@ struct SignInFlow {
     var usableAccounts: [(account: SessionAccount, user: User, tenant: Tenant)] {
         let now = provider.clock.now()
         return provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).filter { entry in
-            if let hint = validated.loginHint, hint.lowercased() != entry.account.username.lowercased() { return false }
+            if let hint = validated.loginHint, !provider.isNamed(hint, user: entry.user, in: entry.tenant) { return false }
             if let maxAge = validated.maxAge, now - entry.account.authTime > maxAge { return false }
             return true
         }
@@ -45,7 +45,7 @@ struct SignInFlow {
         default:
             if validated.client.headlessSignIn, let hint = validated.loginHint,
                let entry = provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope)
-                   .first(where: { $0.user.username.lowercased() == hint.lowercased() }) {
+                   .first(where: { provider.isNamed(hint, user: $0.user, in: $0.tenant) }) {
                 // The app's headlessSignIn setting: login_hint names the user, no page is shown (for CI).
                 let now = provider.clock.now()
                 let session = sessionID ?? provider.newSessionID()

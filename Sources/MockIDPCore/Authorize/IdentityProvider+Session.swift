@@ -43,6 +43,12 @@ extension IdentityProvider {
         }
     }
 
+    /// Whether `name` (a `login_hint`) names `user` of `tenant`: the username, or for a guest the name they use at home
+    /// (Entra: a B2B guest is hinted, and signs in, with their own account's name).
+    public func isNamed(_ name: String, user: User, in tenant: Tenant) -> Bool {
+        user.username.lowercased() == name.lowercased() || directory.user(name, in: tenant)?.objectID == user.objectID
+    }
+
     /// Signs every account of the session out.
     public func endSession(_ sessionID: String) { state.withLock { $0.sessions[sessionID] = nil } }
 
