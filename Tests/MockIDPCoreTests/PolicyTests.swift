@@ -7,7 +7,7 @@ import Testing
         ("B2C_1_SignUpOrSignIn", .signUpOrSignIn), ("B2C_1_passwordreset", .passwordReset), ("B2C_1A_Password_Reset", .passwordReset),
         ("B2C_1_pwdreset", .passwordReset), ("B2C_1_SSPR", .passwordReset), ("B2C_1_profileedit", .profileEdit),
         ("B2C_1A_PROFILE_EDIT", .profileEdit), ("B2C_1_signin", .signIn), ("B2C_1_sign_in", .signIn), ("B2C_1_signup", .signUp),
-        ("B2C_1A_sign_up", .signUp), ("B2C_1A_Login", .signIn),
+        ("B2C_1A_sign_up", .signUp), ("B2C_1A_Login", .signIn), ("B2C_1_ROPC_Auth", .ropc), ("B2C_1A_ropc_signin", .ropc),
     ])
     func kindFromName(name: String, kind: PolicyKind) {
         #expect(Policy(name: name).kind == kind)
@@ -19,5 +19,6 @@ import Testing
         #expect(PolicyKind.signUpOrSignIn.offersSignUp && PolicyKind.signUpOrSignIn.offersSignIn)
         #expect(!PolicyKind.signIn.offersSignUp && !PolicyKind.passwordReset.offersSignIn && !PolicyKind.signUp.offersSignIn)
         #expect(PolicyKind.profileEdit.offersSignIn && !PolicyKind.profileEdit.offersSignUp)
+        #expect(!PolicyKind.ropc.offersSignIn && !PolicyKind.ropc.offersSignUp, "ROPC has no pages")
     }
 }

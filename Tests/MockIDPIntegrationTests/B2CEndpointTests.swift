@@ -16,6 +16,8 @@ import Testing
     static let api = "5386caa5-bae5-45ee-b4fb-5203bcc41917"
     static let frankOID = "2f0c6e53-8a4b-4c1d-9e7f-0a1b2c3d4e5f"
     static let susi = "B2C_1_signupsignin"
+    static let ropc = "B2C_1_ROPC_Auth"
+    static let ropcApp = "6b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"
     static let verifier = String(repeating: "a", count: 43)
     static let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
 
@@ -71,6 +73,15 @@ import Testing
         try await HTTP.form("\(idp.baseURL)\(prefix)/\(domain)/\(policy)/oauth2/v2.0/token",
                             [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://localhost"),
                              ("code_verifier", verifier), ("scope", "openid offline_access \(mobile)"), ("client_info", "1")] + extra)
+    }
+
+    /// A password grant at the ROPC policy, as B2C's ROPC article writes it.
+    static func ropcGrant(_ idp: MockIdentityProvider, prefix: String = "", policy: String = ropc, clientID: String = ropcApp,
+                          username: String = "frank@example.com", password: String = "Frank-Passw0rd",
+                          extra: [(String, String)] = []) async throws -> Reply {
+        try await HTTP.form("\(idp.baseURL)\(prefix)/\(domain)/\(policy)/oauth2/v2.0/token",
+                            [("grant_type", "password"), ("username", username), ("password", password), ("client_id", clientID),
+                             ("scope", "openid offline_access \(clientID)"), ("response_type", "token id_token")] + extra)
     }
 
     static func b2cCode(_ reply: Reply) -> String? {
@@ -372,6 +383,123 @@ import Testing
             #expect(logout.status == 302 && logout.header("Location") == "http://localhost")
             let after = try await browser.send("GET", Self.authorizeURL(idp))
             #expect(after.status == 200)
+        }
+    }
+
+    @Test("the ROPC policy gives B2C tokens for a password grant in the path and tfp forms, and its refresh tokens work")
+    func ropcTokens() async throws {
+        try await Self.withB2C { idp in
+            for prefix in ["", "/tfp"] {
+                let r = try await Self.ropcGrant(idp, prefix: prefix, extra: [("client_info", "1")])
+                #expect(r.status == 200, "\(r.text)")
+                let id = Self.claims(r.json["id_token"]?.stringValue), access = Self.claims(r.json["access_token"]?.stringValue)
+                #expect(id["tfp"] == .string(Self.ropc) && access["tfp"] == .string(Self.ropc))
+                #expect(id["sub"] == .string(Self.frankOID) && id["aud"] == .string(Self.ropcApp) && id["ver"] == "1.0")
+                #expect(id["iss"] == .string("\(idp.baseURL)/\(Self.tenantID)/v2.0/"))
+                #expect(id["newUser"] == nil && id["nonce"] == nil && id["emails"] == ["frank@example.com"])
+                #expect(access["aud"] == .string(Self.ropcApp) && access["azp"] == .string(Self.ropcApp))
+                #expect(r.json["resource"] == .string(Self.ropcApp) && r.json["refresh_token_expires_in"] != nil)
+                let refresh = try #require(r.json["refresh_token"]?.stringValue)
+                let renewed = try await HTTP.form("\(idp.baseURL)\(prefix)/\(Self.domain)/\(Self.ropc)/oauth2/v2.0/token",
+                                                  [("grant_type", "refresh_token"), ("client_id", Self.ropcApp), ("refresh_token", refresh),
+                                                   ("response_type", "id_token")])
+                #expect(renewed.status == 200, "\(renewed.text)")
+                #expect(Self.claims(renewed.json["id_token"]?.stringValue)["tfp"] == .string(Self.ropc))
+                #expect(Self.claims(renewed.json["access_token"]?.stringValue)["oid"] == .string(Self.frankOID))
+            }
+            let acr = try await Self.ropcGrant(idp, policy: "b2c_1_ropc_auth")
+            #expect(acr.status == 200 && Self.claims(acr.json["id_token"]?.stringValue)["tfp"] == .string(Self.ropc))
+        }
+    }
+
+    @Test("the ROPC policy answers a wrong password, an unknown user and unfit clients with B2C's codes, and has no pages")
+    func ropcErrors() async throws {
+        try await Self.withB2C { idp in
+            let wrong = try await Self.ropcGrant(idp, password: "Not-The-Passw0rd")
+            #expect(wrong.status == 400 && wrong.json["error"] == "access_denied" && Self.b2cCode(wrong) == "AADB2C90225", "\(wrong.text)")
+            #expect(wrong.json["error_description"]?.stringValue?.contains("The username or password provided in the request are invalid.\r\nCorrelation ID: ") == true)
+            #expect(wrong.json["access_token"] == nil && wrong.json["error_codes"] == nil)
+            let unknown = try await Self.ropcGrant(idp, username: "nobody@example.com")
+            #expect(unknown.status == 400 && Self.b2cCode(unknown) == "AADB2C90225")
+            let confidential = try await Self.ropcGrant(idp, clientID: Self.web, extra: [("client_secret", "fabrikam-web-secret")])
+            #expect(Self.b2cCode(confidential) == "AADB2C90224", "\(confidential.text)")
+            let noImplicit = try await Self.ropcGrant(idp, clientID: Self.mobile)
+            #expect(Self.b2cCode(noImplicit) == "AADB2C90057", "\(noImplicit.text)")
+            let secret = try await Self.ropcGrant(idp, extra: [("client_secret", "x")])
+            #expect(Self.b2cCode(secret) == "AADB2C90084")
+            let noPassword = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.ropc)/oauth2/v2.0/token",
+                                                 [("grant_type", "password"), ("username", "frank@example.com"), ("client_id", Self.ropcApp)])
+            #expect(Self.b2cCode(noPassword) == "AADB2C90083")
+            let noScope = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.ropc)/oauth2/v2.0/token",
+                                              [("grant_type", "password"), ("username", "frank@example.com"), ("password", "Frank-Passw0rd"),
+                                               ("client_id", Self.ropcApp)])
+            #expect(Self.b2cCode(noScope) == "AADB2C90010")
+            // Other policies keep refusing the password grant.
+            let susi = try await Self.ropcGrant(idp, policy: Self.susi)
+            #expect(susi.json["error"] == "unsupported_grant_type" && Self.b2cCode(susi) == "AADB2C90086")
+            // No pages: a valid client and redirect URI get the error at the app, others the error page.
+            let page = try await PageClient().send("GET", Self.authorizeURL(idp, policy: Self.ropc, clientID: Self.ropcApp))
+            let q = Self.query(page.header("Location"))
+            #expect(page.status == 302 && q["error"] == "invalid_request" && q["state"] == "st", "\(page.status) \(q)")
+            #expect(q["error_description"]?.hasPrefix("AADB2C90226: ") == true, "\(q)")
+            let unknownClient = try await PageClient().send("GET", Self.authorizeURL(idp, policy: Self.ropc, clientID: "0a0b0c0d-0000-4000-8000-000000000000"))
+            #expect(unknownClient.status == 400 && unknownClient.text.contains("AADB2C90018"))
+        }
+    }
+
+    @Test("a fault on a B2C authorize goes to the app in B2C's form when client and redirect check out, else to the error page")
+    func authorizeFault() async throws {
+        try await Self.withB2C { idp in
+            _ = try await idp.injectFault(MockFault(endpoint: "authorize", count: 3, error: "access_denied",
+                                                    extra: ["b2cCode": "AADB2C90118", "message": "The user has forgotten their password."]))
+            for url in [Self.authorizeURL(idp), Self.authorizeURL(idp, queryForm: true)] {
+                let r = try await PageClient().send("GET", url)
+                let q = Self.query(r.header("Location"))
+                #expect(r.status == 302 && r.header("Location")?.hasPrefix("http://localhost") == true, "\(r.status) \(r.text.prefix(200))")
+                #expect(q["error"] == "access_denied" && q["state"] == "st" && q["trace_id"] == nil, "\(q)")
+                let description = q["error_description"] ?? ""
+                #expect(description.hasPrefix("AADB2C90118: The user has forgotten their password.\r\nCorrelation ID: "), "\(description)")
+            }
+            let unknownClient = try await PageClient().send("GET", Self.authorizeURL(idp, clientID: "0a0b0c0d-0000-4000-8000-000000000000"))
+            #expect(unknownClient.status == 400 && unknownClient.text.contains("AADB2C90118"))
+            // An AADSTS code B2C has its own code for is sent as B2C's.
+            _ = try await idp.injectFault(MockFault(endpoint: "authorize", aadsts: 50058))
+            let noSession = Self.query(try await PageClient().send("GET", Self.authorizeURL(idp)).header("Location"))
+            #expect(noSession["error_description"]?.hasPrefix("AADB2C90077: ") == true, "\(noSession)")
+            // The faults are spent: the sign-in page again.
+            #expect(try await PageClient().send("GET", Self.authorizeURL(idp)).status == 200)
+        }
+    }
+
+    @Test("a fault at a B2C token endpoint answers in B2C's JSON, without AADSTS fields")
+    func tokenFault() async throws {
+        try await Self.withB2C { idp in
+            _ = try await idp.injectFault(MockFault(endpoint: "token", status: 503))
+            let r = try await Self.ropcGrant(idp)
+            #expect(r.status == 503 && r.json["error"] == "temporarily_unavailable" && r.header("Retry-After") == "1")
+            #expect(r.json["error_codes"] == nil && r.json["trace_id"] == nil)
+            #expect(r.json["error_description"]?.stringValue?.hasPrefix("A fault was injected for this request (POST /_mockidp/faults).\r\nCorrelation ID: ") == true,
+                    "\(r.text)")
+            #expect(try await Self.ropcGrant(idp).status == 200)
+        }
+    }
+
+    @Test("extra claims from the control API reach B2C tokens of the token endpoint, as many times as asked")
+    func extraClaims() async throws {
+        try await Self.withB2C { idp in
+            _ = try await idp.extraClaims(["ctry": "NZ", "tfp": "B2C_1_other"], clientID: Self.ropcApp, username: "frank@example.com")
+            let r = try await Self.ropcGrant(idp)
+            for token in ["id_token", "access_token"] {
+                let c = Self.claims(r.json[token]?.stringValue)
+                #expect(c["ctry"] == "NZ" && c["tfp"] == "B2C_1_other", "\(token): \(c)")
+            }
+            let next = try await Self.ropcGrant(idp)
+            #expect(Self.claims(next.json["id_token"]?.stringValue)["ctry"] == nil)
+            // The code flow's tokens too.
+            _ = try await idp.extraClaims(["ctry": "NZ"], clientID: Self.mobile)
+            let code = try #require(await Self.signIn(idp, PageClient(), url: Self.authorizeURL(idp))["code"])
+            let redeemed = try await Self.redeem(idp, code: code)
+            #expect(Self.claims(redeemed.json["id_token"]?.stringValue)["ctry"] == "NZ", "\(redeemed.text)")
         }
     }
 }

@@ -14,6 +14,7 @@ from authlib.integrations.requests_client import OAuth2Session
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from conftest import serving
+from namespace import run_at_real_hosts
 from test_browser import CHROMEDRIVER, CHROMIUM, code_from, loopback_redirect, new_browser, shot
 from test_signin import forms
 
@@ -29,6 +30,7 @@ FRANK, FRANK_PASSWORD, FRANK_OID = "frank@example.com", "Frank-Passw0rd", "2f0c6
 GRACE, GRACE_PASSWORD = "grace@example.com", "Grace-Passw0rd"
 SUSI, RESET, PROFILE = "B2C_1_signupsignin", "B2C_1_passwordreset", "B2C_1_profileedit"
 APP_SCHEME_REDIRECT = "msauth.com.fabrikam.mobile://auth"
+ROPC, ROPC_APP = "B2C_1_ROPC_Auth", "6b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"
 
 needs_chromium = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="chromium and chromium-driver are not installed")
 
@@ -75,6 +77,75 @@ def verified(server, token, policy, audience):
 
 def client_info(encoded):
     return json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+
+
+# MSAL Python's username/password call asks https://<host>:443/common/userrealm/... first (B2C authorities too,
+# whatever the authority's port), so these run in a network namespace where mockidp listens on a free port and 443.
+def test_msal_python_ropc_user_flow_on_a_tfp_authority():
+    run_at_real_hosts(__file__, "msal_python_ropc_user_flow", hosts=[], configs=["config/examples/b2c.yaml"], ports=("0", "443"))
+
+
+def test_extra_claims_reach_b2c_ropc_tokens():
+    run_at_real_hosts(__file__, "extra_claims_reach_b2c_ropc_tokens", hosts=[], configs=["config/examples/b2c.yaml"], ports=("0", "443"))
+
+
+def msal_python_ropc_user_flow(server):
+    """MSAL Python's username/password call against B2C's ROPC user flow: the userrealm question, then
+    grant_type=password at the policy's token endpoint; the refresh token renews at the same policy."""
+    app = msal.PublicClientApplication(ROPC_APP, authority=tfp(server, ROPC), instance_discovery=False)
+    result = app.acquire_token_by_username_password(FRANK, FRANK_PASSWORD, scopes=["api://fabrikamb2c-api/read"])
+    assert "access_token" in result, result
+    claims = verified(server, result["id_token"], ROPC, ROPC_APP)
+    assert claims["tfp"] == ROPC and claims["sub"] == FRANK_OID and claims["emails"] == [FRANK] and "newUser" not in claims
+    access = verified(server, result["access_token"], ROPC, API)
+    assert access["scp"] == "read" and access["azp"] == ROPC_APP and access["tfp"] == ROPC
+    # MSAL keys the account by client_info: {oid}-{policy}.{tenant}.
+    [account] = app.get_accounts(username=FRANK)
+    assert account["home_account_id"] == "%s-%s.%s" % (FRANK_OID, ROPC.lower(), TENANT)
+    renewed = app.acquire_token_silent(["api://fabrikamb2c-api/read"], account=account, force_refresh=True)
+    assert renewed and "access_token" in renewed, renewed
+    assert renewed["token_source"] == "identity_provider"
+    assert verified(server, renewed["access_token"], ROPC, API)["oid"] == FRANK_OID
+
+    wrong = app.acquire_token_by_username_password(FRANK, "Not-The-Passw0rd", scopes=["api://fabrikamb2c-api/read"])
+    assert wrong.get("error") == "access_denied", wrong
+    assert wrong["error_description"].startswith("AADB2C90225: The username or password provided in the request are invalid.")
+    # The sign-up/sign-in policy is not a ROPC flow: B2C refuses the grant type there.
+    susi = msal.PublicClientApplication(ROPC_APP, authority=tfp(server, SUSI), instance_discovery=False)
+    refused = susi.acquire_token_by_username_password(FRANK, FRANK_PASSWORD, scopes=["api://fabrikamb2c-api/read"])
+    assert refused.get("error") == "unsupported_grant_type" and refused["error_description"].startswith("AADB2C90086: "), refused
+    log = server.log()
+    assert "GET /common/userrealm/" + FRANK in log
+    # The metadata's token endpoint names the policy in lower case, as B2C's does.
+    assert log.count("POST /%s/%s/oauth2/v2.0/token 200" % (DOMAIN, ROPC.lower())) >= 2, log[-2000:]
+
+
+def extra_claims_reach_b2c_ropc_tokens(server):
+    """Claims registered through POST /_mockidp/claims land in the B2C tokens of the next matching response."""
+    r = requests.post(server.url("/_mockidp/claims"), json={"clientId": ROPC_APP, "claims": {"extension_Tier": "gold"}})
+    assert r.status_code == 201, r.text
+    app = msal.PublicClientApplication(ROPC_APP, authority=tfp(server, ROPC), instance_discovery=False)
+    result = app.acquire_token_by_username_password(FRANK, FRANK_PASSWORD, scopes=[ROPC_APP])
+    assert verified(server, result["id_token"], ROPC, ROPC_APP)["extension_Tier"] == "gold"
+    assert verified(server, result["access_token"], ROPC, ROPC_APP)["extension_Tier"] == "gold"
+    again = app.acquire_token_by_username_password(FRANK, FRANK_PASSWORD, scopes=[ROPC_APP])
+    assert "extension_Tier" not in verified(server, again["access_token"], ROPC, ROPC_APP)
+
+
+def test_a_fault_on_b2c_authorize_reaches_the_app_in_b2c_form(b2c):
+    """A fault on a B2C policy's authorize goes to the app's redirect URI in B2C's form."""
+    s = requests.Session()
+    s.verify = b2c.ca
+    r = s.post(b2c.url("/_mockidp/faults"), json={"endpoint": "authorize", "b2cCode": "AADB2C90118", "error": "access_denied",
+                                                   "message": "The user has forgotten their password."})
+    assert r.status_code == 201 and r.json()["b2cCode"] == "AADB2C90118", r.text
+    query = urlencode({"client_id": MOBILE, "response_type": "code", "redirect_uri": "http://localhost", "scope": "openid",
+                       "state": "s1", "code_challenge": "x" * 43, "code_challenge_method": "S256"})
+    answer = s.get(b2c.url("/tfp/%s/%s/oauth2/v2.0/authorize?%s" % (DOMAIN, SUSI, query)), allow_redirects=False)
+    assert answer.status_code == 302, answer.text
+    params = parse_qs(urlparse(answer.headers["Location"]).query)
+    assert params["error"] == ["access_denied"] and params["state"] == ["s1"]
+    assert params["error_description"][0].startswith("AADB2C90118: The user has forgotten their password.\r\nCorrelation ID: ")
 
 
 @needs_chromium

@@ -73,8 +73,8 @@ struct ControlBody {
 
 extension Fault {
     /// The keys `POST /_mockidp/faults` accepts.
-    static let controlKeys: Set<String> = ["endpoint", "count", "status", "error", "aadsts", "suberror", "claims", "retryAfter",
-                                           "delayMs", "message", "clientId", "tenant", "grantType"]
+    static let controlKeys: Set<String> = ["endpoint", "count", "status", "error", "aadsts", "b2cCode", "suberror", "claims",
+                                           "retryAfter", "delayMs", "message", "clientId", "tenant", "grantType"]
 
     /// Reads a fault from its control-call body; the problems found otherwise.
     static func read(_ bytes: [UInt8]) -> Result<Fault, ControlProblems> {
@@ -89,6 +89,10 @@ extension Fault {
         fault.status = body.integer("status", in: 400...599)
         fault.error = body.string("error")
         fault.aadsts = body.integer("aadsts", in: 1...99_999_999)
+        fault.b2cCode = body.string("b2cCode")
+        if let code = fault.b2cCode, !(code.hasPrefix("AADB2C") && code.count > 6 && code.dropFirst(6).allSatisfy(\.isNumber)) {
+            body.problems.append("'b2cCode' must be a B2C error code such as AADB2C90118")
+        }
         fault.suberror = body.string("suberror")
         fault.claims = body.jsonText("claims")
         if let claims = fault.claims, ClaimsRequest(json: claims) == nil {
@@ -115,6 +119,7 @@ extension Fault {
             o["status"] = .int(error.status)
             o["error"] = .string(error.error)
             if let aadsts { o["aadsts"] = .int(aadsts) }
+            if let b2cCode { o["b2cCode"] = .string(b2cCode) }
             if let suberror = error.suberror { o["suberror"] = .string(suberror) }
             if let claims = error.claims { o["claims"] = .string(claims) }
             if let retry = effectiveRetryAfter { o["retryAfter"] = .int(retry) }

@@ -29,7 +29,11 @@ struct FaultSite: Sendable {
     init(_ endpoint: B2CEndpoint) {
         name = endpoint.queryFormEndpoint.controlName
         answer = endpoint == .authorize ? .authorize(.v2, policyInPath: true) : .json
+        policyInPath = true
     }
+
+    /// True for B2C's policy paths; Entra's paths reach a B2C policy only with `?p=`.
+    var policyInPath = false
 }
 
 /// Faults registered through the control API, applied in front of the endpoints they name.
@@ -69,13 +73,22 @@ extension EndpointHandlers {
 
     private func faultResponse(_ fault: Fault, _ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
         let context = self.context(request)
-        let error = fault.oauthError()
+        let parameters = Self.protocolParameters(request).filter { !Self.pageFields.contains($0.name) }
+        let policy = site.policyInPath ? params["policy"] : (parameters.first { $0.name == "p" }?.value ?? request.queryValue("p"))
+        let tenant = params["tenant"] ?? ""
+        // At a B2C policy the fault answers in B2C's form.
+        let error: OAuthError
+        if case .success(let b2c?) = provider.b2cAuthority(tenantSegment: tenant, policy: policy, form: site.policyInPath ? .path : .query) {
+            let clientID = parameters.first { $0.name == "client_id" }?.value ?? Self.basicCredentials(request.headers["Authorization"])?.clientID
+            error = fault.b2cOAuthError(clientID: clientID, tenant: b2c.tenantSegment)
+        } else {
+            error = fault.oauthError()
+        }
         switch site.answer {
         case .authorize(let version, let policyInPath):
-            let parameters = Self.protocolParameters(request).filter { !Self.pageFields.contains($0.name) }
-            let policy = policyInPath ? params["policy"] : (version == .v2 ? parameters.first { $0.name == "p" }?.value : nil)
+            let policy = version == .v2 || policyInPath ? policy : nil
             let check = provider.checkAuthorization(AuthorizationRequest(
-                tenant: params["tenant"] ?? "", version: version, parameters: parameters, policy: policy,
+                tenant: tenant, version: version, parameters: parameters, policy: policy,
                 policyForm: policyInPath ? .path : .query))
             switch check {
             case .signIn(let validated):

@@ -19,6 +19,8 @@ struct B2CSignInFlow {
     func start() -> HTTPResponse {
         let accounts = base.usableAccounts
         switch kind {
+        case .ropc:
+            return sendError(.ropcPolicyHasNoAuthorize(authority.policy.name))   // checkAuthorization stops these first
         case .passwordReset:
             return resetPage(email: validated.loginHint, error: nil)
         case .signUp:

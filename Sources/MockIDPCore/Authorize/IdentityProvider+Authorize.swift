@@ -18,6 +18,11 @@ extension IdentityProvider {
         case .redirectError(let error, let uri, let mode, let state):
             return .redirectError(error.inB2CDialect(clientID: clientID, tenant: b2c.tenantSegment), redirectURI: uri, mode: mode, state: state)
         case .signIn(var validated):
+            // A ROPC policy has no pages: once client and redirect URI check out, its error goes to the app.
+            guard b2c.policy.kind != .ropc else {
+                return .redirectError(.ropcPolicyHasNoAuthorize(b2c.policy.name), redirectURI: validated.redirectURI,
+                                      mode: validated.responseMode, state: validated.state)
+            }
             validated.b2c = b2c
             return .signIn(validated)
         }

@@ -1,7 +1,8 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
-    /// A B2C policy's token endpoint: `authorization_code` and `refresh_token`, with B2C's error codes.
+    /// A B2C policy's token endpoint: `authorization_code` and `refresh_token`, and `password` at ROPC policies,
+    /// with B2C's error codes.
     func b2cToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
                   context: RequestContext) throws(OAuthError) -> TokenResponse {
         do throws(OAuthError) {
@@ -9,6 +10,8 @@ extension IdentityProvider {
             switch grantType {
             case "authorization_code": return try b2cAuthorizationCode(parameters, request: request, authority: authority, context: context)
             case "refresh_token": return try b2cRefreshToken(parameters, request: request, authority: authority, context: context)
+            case "password" where authority.policy.kind == .ropc:
+                return try b2cPassword(parameters, request: request, authority: authority, context: context)
             default: throw .b2cUnsupportedGrantType(grantType)
             }
         } catch {
@@ -44,6 +47,29 @@ extension IdentityProvider {
         return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, context: context)
     }
 
+    /// The ROPC user flow: a public client sends a local account's sign-in name and password (B2C's
+    /// add-ropc-policy article); the tokens are the policy's, with no `newUser` and no nonce.
+    private func b2cPassword(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
+                             context: RequestContext) throws(OAuthError) -> TokenResponse {
+        let username = try parameters.required("username")
+        let password = try parameters.required("password")
+        let directory = self.directory
+        let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
+                                                       directory: directory, context: context, requireCredential: false)
+        guard !client.isConfidential else { throw .ropcNotEnabled(clientID: client.clientID) }
+        // B2C's ROPC article: the app needs "Allow public client flows" and oauth2AllowImplicitFlow (AADB2C90057 without).
+        guard client.enableAccessTokenIssuance else { throw .responseTypeNotEnabled("token") }
+        guard let user = directory.user(username, in: authority.tenant) else {
+            throw .b2cInvalidCredentials(username: username, unknownUser: true)
+        }
+        guard constantTimeEqual(password, user.password) else { throw .b2cInvalidCredentials(username: username, unknownUser: false) }
+        let scopes = try B2CScopeRequest(try parameters.required("scope"), client: client, tenant: authority.tenant, directory: directory)
+        let now = clock.now()
+        let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: now, authTime: now,
+                             nonce: nil, newUser: false, includeClientInfo: parameters["client_info"] == "1")
+        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, context: context)
+    }
+
     /// A refresh token of this tenant's B2C policies, for its client and a user who still exists; the tokens
     /// name the policy whose endpoint was called.
     private func b2cRefreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
@@ -73,7 +99,8 @@ extension IdentityProvider {
     /// `id_token_expires_in`, `refresh_token_expires_in`.
     private func b2cTokenResponse(_ grant: B2CGrant, user: User, clientAuthentication: String,
                                   context: RequestContext) throws(OAuthError) -> TokenResponse {
-        let factory = tokenFactory(context, tenant: grant.authority.tenant)
+        // The control API's extra claims, as for Entra's token responses.
+        let factory = tokenFactory(context, tenant: grant.authority.tenant, clientID: grant.client.clientID, username: user.username)
         let lifetime = configuration.tokens.lifetime
         var body = JSONObject()
         if let audience = grant.scopes.audience {

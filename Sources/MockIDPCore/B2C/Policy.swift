@@ -27,10 +27,13 @@ public enum PolicyKind: String, Sendable, CaseIterable {
     case passwordReset
     /// Sign-in (or the session), then the profile form.
     case profileEdit
+    /// "Sign in using resource owner password credentials": `grant_type=password` at the token endpoint, no pages.
+    case ropc
 
     /// Name fragments, lower-case, tried in this order; the first that occurs in the name decides. A name with
     /// none of them is a sign-in policy.
     static let fragments: [(fragment: String, kind: PolicyKind)] = [
+        ("ropc", .ropc),
         ("passwordreset", .passwordReset), ("password_reset", .passwordReset), ("pwdreset", .passwordReset),
         ("sspr", .passwordReset),
         ("profileedit", .profileEdit), ("profile_edit", .profileEdit), ("editprofile", .profileEdit), ("edit_profile", .profileEdit),

@@ -38,6 +38,7 @@ extension TokenFactory {
         c.merge(extra)
         c["tid"] = .string(grant.authority.tenant.id)
         c.merge(user.claims)   // e.g. `idp: google.com` to act as a social account
+        c.merge(extraClaims)
         return try sign(c, version: 2)
     }
 
@@ -48,6 +49,7 @@ extension TokenFactory {
         c["azp"] = .string(grant.client.clientID)
         c["tid"] = .string(grant.authority.tenant.id)
         c.merge(user.claims)
+        c.merge(extraClaims)
         return try sign(c, version: 2)
     }
 

@@ -27,6 +27,8 @@ public struct Fault: Sendable, Equatable {
     public var error: String?
     /// The AADSTS number.
     public var aadsts: Int?
+    /// B2C's code (`AADB2C90118`) for the fault met at a B2C policy's endpoints (ignored at Entra's).
+    public var b2cCode: String?
     /// Entra's `suberror`.
     public var suberror: String?
     /// A claims challenge (a JSON object as a string); AADSTS50076, 50079 and 53003 get a default one.
@@ -99,6 +101,22 @@ public struct Fault: Sendable, Equatable {
         return OAuthError(error: error, aadsts: aadsts, message: text, suberror: suberror ?? known?.suberror,
                           claims: challenge, status: status, mayRedirect: true,
                           reason: "injected fault \(id) on '\(endpoint)' answered \(status) \(error)" + (aadsts.map { " AADSTS\($0)" } ?? ""))
+    }
+
+    /// The error this fault answers with at a B2C policy, in B2C's form (`AADB2Cnnnnn: …` and correlation ID, no
+    /// `error_codes`): `b2cCode` when given, else B2C's code for `aadsts` where B2C has one; an `aadsts` B2C has no
+    /// code for keeps Entra's form (as B2C's other errors do), and a fault with neither is B2C's form without a code.
+    public func b2cOAuthError(clientID: String?, tenant: String) -> OAuthError {
+        var error = oauthError().inB2CDialect(clientID: clientID, tenant: tenant)
+        if let b2cCode {
+            error.aadsts = nil
+            error.b2cCode = b2cCode
+            error.suberror = nil
+            error.reason += " \(b2cCode)"
+        } else if error.aadsts == nil, error.b2cCode == nil {
+            error.b2cCode = ""
+        }
+        return error
     }
 
     private static func error(forStatus status: Int) -> String {

@@ -44,11 +44,37 @@ extension OAuthError {
                    reason: "the grant was issued by policy '\(expected)' but redeemed at policy '\(actual)'")
     }
 
-    /// B2C's token endpoint speaks authorization_code and refresh_token only here.
+    /// B2C's token endpoint speaks authorization_code and refresh_token (and password at ROPC policies) only here.
     public static func b2cUnsupportedGrantType(_ grantType: String) -> OAuthError {
         OAuthError(error: "unsupported_grant_type", b2cCode: "AADB2C90086", message: "The supplied grant_type [\(grantType)] is not supported.",
-                   reason: "grant_type '\(grantType)' is not supported by B2C policies in this server (authorization_code and refresh_token are)",
+                   reason: "grant_type '\(grantType)' is not supported by this B2C policy (authorization_code and refresh_token are; password only at ROPC policies, whose name contains 'ropc')",
                    subject: grantType)
+    }
+
+    /// ROPC policy: an unknown user or a wrong password (one text for both, as B2C's table has it). The
+    /// `access_denied` error value is [INF].
+    public static func b2cInvalidCredentials(username: String, unknownUser: Bool) -> OAuthError {
+        OAuthError(error: "access_denied", b2cCode: "AADB2C90225", message: "The username or password provided in the request are invalid.",
+                   reason: unknownUser ? "the B2C tenant has no local account '\(username)'" : "the password of '\(username)' is wrong",
+                   subject: username)
+    }
+
+    /// ROPC policy: the client is not a public client. B2C's ROPC needs "Allow public client flows" (a public
+    /// client); mockidp answers a confidential app with the table's "Resource owner flow has not been enabled for
+    /// the application." [INF].
+    public static func ropcNotEnabled(clientID: String) -> OAuthError {
+        OAuthError(error: "unauthorized_client", b2cCode: "AADB2C90224", message: "Resource owner flow has not been enabled for the application.",
+                   reason: "B2C's ROPC user flow serves public clients only (type: public); '\(clientID)' is confidential",
+                   subject: clientID)
+    }
+
+    /// The authorize endpoint of a ROPC policy: the flow is a token-endpoint POST only. The code is the table's
+    /// AADB2C90226 ("only supported over HTTP POST") [INF].
+    public static func ropcPolicyHasNoAuthorize(_ policy: String) -> OAuthError {
+        OAuthError(error: "invalid_request", b2cCode: "AADB2C90226", message: "The specified token exchange is only supported over HTTP POST.",
+                   mayRedirect: true,
+                   reason: "'\(policy)' is a ROPC policy: it has no sign-in pages; POST grant_type=password to its token endpoint",
+                   subject: policy)
     }
 
     /// A scope with no resource prefix that is not this app's client ID.

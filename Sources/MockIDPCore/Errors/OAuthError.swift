@@ -7,7 +7,7 @@ public struct OAuthError: Error, Sendable, Equatable {
     public var error: String
     /// Entra's STS number (AADSTS…), or nil for B2C codes and plain OAuth errors.
     public var aadsts: Int?
-    /// A B2C code such as `AADB2C90118`.
+    /// A B2C code such as `AADB2C90118`; empty for an error in B2C's form without a code (an injected fault).
     public var b2cCode: String?
     /// The message after the `AADSTSnnnn: ` prefix.
     public var message: String
@@ -43,7 +43,7 @@ public struct OAuthError: Error, Sendable, Equatable {
     /// `AADSTS50126: Error validating…`, or the B2C form `AADB2C90118: …`.
     public var codeAndMessage: String {
         if let aadsts { return "AADSTS\(aadsts): \(message)" }
-        if let b2cCode { return "\(b2cCode): \(message)" }
+        if let b2cCode { return b2cCode.isEmpty ? message : "\(b2cCode): \(message)" }
         return message
     }
 
