@@ -27,7 +27,7 @@ public struct MockFault: Sendable {
     public var tenant: String?
     /// `grantType`: only token requests of this grant match.
     public var grantType: String?
-    /// Further members (`message`, …), sent as given.
+    /// Further members (`message`, `b2cCode` for B2C policies, …), sent as given.
     public var extra: JSONObject
 
     /// A fault with the given fields.
