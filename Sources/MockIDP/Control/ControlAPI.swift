@@ -58,9 +58,8 @@ extension EndpointHandlers {
                                 reason: "the control API is turned off (--no-admin)")
         }
         if let token = options.adminToken {
-            let header = request.headers["Authorization"] ?? ""
-            let sent = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)).trimmingSpaces() : nil
-            guard let sent, Self.sameSecret(sent, token) else {
+            let sent = Self.bearerToken(request)
+            guard let sent, sent.isSameSecret(as: token) else {
                 var r = controlError(.unauthorized, "unauthorized", "The control API needs Authorization: Bearer with the server's admin token.",
                                      reason: sent == nil ? "the control call has no Authorization: Bearer header (the server runs with --admin-token)"
                                          : "the control call's bearer token is not the server's --admin-token")
@@ -161,13 +160,6 @@ extension EndpointHandlers {
     }
 
     /// Compares secrets in time independent of where they differ.
-    static func sameSecret(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var diff = UInt8(truncatingIfNeeded: x.count ^ y.count)
-        for i in 0..<min(x.count, y.count) { diff |= x[i] ^ y[i] }
-        return diff == 0
-    }
-
     private func invalidBody(_ problems: [String]) -> HTTPResponse {
         var r = HTTPResponse.json(JSONValue.object([
             "error": "invalid_request", "error_description": .string(problems.joined(separator: "; ")),

@@ -197,6 +197,12 @@ struct EndpointHandlers: Sendable {
         }
     }
 
+    /// The token of `Authorization: Bearer <token>` (RFC 6750 §2.1), or nil when the request has none.
+    static func bearerToken(_ request: HTTPRequest) -> String? {
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else { return nil }
+        return header.dropFirst(7).trimmingSpaces()
+    }
+
     /// `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
     static func basicCredentials(_ header: String?) -> (clientID: String, secret: String)? {
         guard let header, header.lowercased().hasPrefix("basic ") else { return nil }
@@ -211,11 +217,7 @@ struct EndpointHandlers: Sendable {
 
     func userInfo(_ request: HTTPRequest) -> HTTPResponse {
         let context = self.context(request)
-        var bearer: String?
-        if let auth = request.headers["Authorization"], auth.lowercased().hasPrefix("bearer ") {
-            bearer = String(auth.dropFirst(7)).trimmingSpaces()
-        }
-        switch provider.userInfo(bearerToken: bearer) {
+        switch provider.userInfo(bearerToken: Self.bearerToken(request)) {
         case .success(let info): return HTTPResponse.json(info.serialized())
         case .failure(let error):
             var r = oauthError(error, context: context)
@@ -297,10 +299,4 @@ private func format3(_ v: Double) -> String {
     let scaled = Int((v * 1000).rounded())
     let frac = scaled % 1000
     return "\(scaled / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
-}
-
-extension StringProtocol {
-    func trimmingSpaces() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
-    }
 }

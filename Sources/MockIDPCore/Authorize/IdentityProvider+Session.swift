@@ -11,7 +11,7 @@ extension IdentityProvider {
         do throws(OAuthError) {
             let tenant = try tenantForUser(authority, username: username, directory: directory)
             guard let user = directory.user(username, in: tenant) else { throw .unknownUser(username, tenant: tenant.displayName) }
-            guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
+            guard password.isSameSecret(as: user.password) else { throw .invalidPassword() }
             return .success((user, tenant))
         } catch {
             return .failure(error)

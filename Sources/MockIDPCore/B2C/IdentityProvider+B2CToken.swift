@@ -62,7 +62,7 @@ extension IdentityProvider {
         guard let user = directory.user(username, in: authority.tenant) else {
             throw .b2cInvalidCredentials(username: username, unknownUser: true)
         }
-        guard constantTimeEqual(password, user.password) else { throw .b2cInvalidCredentials(username: username, unknownUser: false) }
+        guard password.isSameSecret(as: user.password) else { throw .b2cInvalidCredentials(username: username, unknownUser: false) }
         let scopes = try B2CScopeRequest(try parameters.required("scope"), client: client, tenant: authority.tenant, directory: directory)
         let now = clock.now()
         let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: now, authTime: now,

@@ -12,7 +12,7 @@ extension IdentityProvider {
     /// Signs a new local account up in the policy's tenant: the e-mail address is the sign-in name.
     public func b2cSignUp(email: String, password: String, reenteredPassword: String, displayName: String,
                           givenName: String, surname: String, authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
-        let email = email.trimmingSpacesAndTabs()
+        let email = email.trimmingSpaces()
         guard Self.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
         if let problem = Self.passwordProblem(password, reentered: reenteredPassword) { return .failure(problem) }
         let tenant = authority.tenant
@@ -32,7 +32,7 @@ extension IdentityProvider {
     /// Sets a new password for an existing local account (B2C would first verify the e-mail address by a code).
     public func b2cResetPassword(email: String, newPassword: String, reenteredPassword: String,
                                  authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
-        guard var user = directory.user(email.trimmingSpacesAndTabs(), in: authority.tenant) else {
+        guard var user = directory.user(email.trimmingSpaces(), in: authority.tenant) else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
         }
         if let problem = Self.passwordProblem(newPassword, reentered: reenteredPassword) { return .failure(problem) }
@@ -91,11 +91,5 @@ extension IdentityProvider {
                                           }
                                       },
                                       idToken: { extra throws(OAuthError) in try factory.b2cIDToken(grant, user: user, extra: extra) })
-    }
-}
-
-extension String {
-    func trimmingSpacesAndTabs() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }

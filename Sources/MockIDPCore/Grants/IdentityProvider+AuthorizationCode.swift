@@ -38,6 +38,6 @@ extension IdentityProvider {
             throw .codeVerifierMismatch()
         }
         let computed = method == "S256" ? Base64URL.encode(Digest.sha256(Array(verifier.utf8))) : verifier
-        guard constantTimeEqual(computed, challenge) else { throw .codeVerifierMismatch() }
+        guard computed.isSameSecret(as: challenge) else { throw .codeVerifierMismatch() }
     }
 }

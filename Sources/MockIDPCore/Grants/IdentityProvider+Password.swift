@@ -10,7 +10,7 @@ extension IdentityProvider {
         guard let user = directory.user(username, in: tenant) else {
             throw .unknownUser(username, tenant: tenant.displayName)
         }
-        guard constantTimeEqual(password, user.password) else { throw .invalidPassword() }
+        guard password.isSameSecret(as: user.password) else { throw .invalidPassword() }
         let scopes = try userScopes(parameters, request: request, stored: nil, tenant: tenant, directory: directory, context: context)
         // Entra: ROPC cannot do MFA at all; mockidp lets a request whose `claims` ask for MFA stand for a user
         // who answered the challenge, so a test can play the whole challenge round trip (README).

@@ -64,7 +64,7 @@ extension IdentityProvider {
             return (client, "0")
         }
         if let secret {
-            guard let expected = client.secret, constantTimeEqual(secret, expected) else {
+            guard let expected = client.secret, secret.isSameSecret(as: expected) else {
                 throw .invalidClientSecret(clientID: client.clientID)
             }
             return (client, "1")
@@ -76,15 +76,6 @@ extension IdentityProvider {
         }
         if requireCredential { throw .missingClientCredential() }
         return (client, "0")
-    }
-
-    /// Compares secrets in time independent of where they differ.
-    func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in 0..<x.count { diff |= x[i] ^ y[i] }
-        return diff == 0
     }
 
     /// The tenant a user grant runs in: the path's tenant, or for common/organizations the tenant of the UPN's domain.
