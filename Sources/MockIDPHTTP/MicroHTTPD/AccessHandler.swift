@@ -54,7 +54,8 @@ enum AccessHandler {
         requestState.pointee = nil
         Unmanaged<PendingRequest>.fromOpaque(pending).release()
         let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
-        context.requestsInFlight.wrappingSubtract(1, ordering: .releasing)
+        context.requestsInFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        if context.isDraining.load(ordering: .sequentiallyConsistent) { context.drained.notify() }
     }
 
     /// Leaves escapes alone: the raw target is decoded strictly by `RequestTarget`, so libmicrohttpd's lenient

@@ -32,6 +32,8 @@ final class DaemonContext: Sendable {
     let requestsInFlight = Atomic<Int>(0)
     /// Set when stopping begins: responses then carry `Connection: close` so clients leave.
     let isDraining = Atomic<Bool>(false)
+    /// Signalled while draining whenever a request completes.
+    let drained = DrainSignal()
     /// The last message libmicrohttpd logged, to explain a failed start.
     let lastLibraryMessage = Mutex<String?>(nil)
     /// Connections suspended while a delayed response waits, by suspension number; resumed by their timer or at stop.

@@ -93,10 +93,9 @@ public final class HTTPServer: Sendable {
         }
         guard !daemons.isEmpty else { return }
         for daemon in daemons { daemon.beginDraining() }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: gracePeriod)
-        while daemons.contains(where: { $0.requestsInFlight > 0 }), clock.now < deadline {
-            usleep(5_000)
+        let deadline = DrainSignal.deadline(after: gracePeriod)
+        for daemon in daemons {
+            _ = daemon.context.drained.wait(until: deadline) { daemon.requestsInFlight == 0 }
         }
         let unfinished = daemons.reduce(0) { $0 + $1.requestsInFlight }
         if unfinished > 0 {

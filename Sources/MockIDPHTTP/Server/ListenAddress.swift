@@ -49,22 +49,42 @@ struct ListenAddress {
         socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
     }
 
-    /// Tries to bind a throwaway socket the way libmicrohttpd does (SO_REUSEADDR, IPv6-only) and explains
-    /// a failure; nil when the address can be bound.
-    func bindFailureReason() -> String? {
+    /// A listening socket bound to this address (SO_REUSEADDR, never SO_REUSEPORT, so a second server on the same
+    /// port fails instead of sharing it; IPv6-only for IPv6), or the reason it cannot be had.
+    func listeningSocket(backlog: Int32) -> Result<Int32, ListenFailure> {
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return Self.reason(errno) }
-        defer { close(fd) }
+        guard fd >= 0 else { return .failure(ListenFailure(reason: Self.reason(errno))) }
         var on: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         if family == AF_INET6 {
             _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size))
         }
         var storage = storage
-        let result = withUnsafePointer(to: &storage) { raw in
+        let bound = withUnsafePointer(to: &storage) { raw in
             raw.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        return result == 0 ? nil : Self.reason(errno)
+        guard bound == 0, listen(fd, backlog) == 0 else {
+            let code = errno
+            close(fd)
+            return .failure(ListenFailure(reason: Self.reason(code)))
+        }
+        return .success(fd)
+    }
+
+    /// The port a bound socket has (the real one when 0 was asked for); 0 when unknown.
+    static func boundPort(of fd: Int32) -> UInt16 {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &storage) { raw in
+            raw.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard status == 0 else { return 0 }
+        return withUnsafePointer(to: &storage) { raw in
+            if Int32(raw.pointee.ss_family) == AF_INET6 {
+                return raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+            }
+            return raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
     }
 
     private static func reason(_ code: Int32) -> String {
@@ -76,4 +96,9 @@ struct ListenAddress {
         default: String(cString: strerror(code)).lowercased()
         }
     }
+}
+
+/// Why a listening socket could not be had, in words.
+struct ListenFailure: Error {
+    let reason: String
 }
