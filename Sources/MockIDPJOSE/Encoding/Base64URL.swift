@@ -62,9 +62,19 @@ public enum Base64URL {
         }
     }
 
+    /// Appends the base64url text (no padding) of `bytes` to `out`, with no intermediate `String`.
+    public static func append(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
+        appendBytes(bytes, alphabet: urlAlphabet, pad: false, to: &out)
+    }
+
     private static func encodeBytes(_ bytes: some Collection<UInt8>, alphabet: [UInt8], pad: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        appendBytes(bytes, alphabet: alphabet, pad: pad, to: &out)
+        return out
+    }
+
+    private static func appendBytes(_ bytes: some Collection<UInt8>, alphabet: [UInt8], pad: Bool, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
         var it = bytes.makeIterator()
         while let b0 = it.next() {
             let b1 = it.next(), b2 = it.next()
@@ -74,6 +84,5 @@ public enum Base64URL {
             if b1 != nil { out.append(alphabet[Int(n >> 6 & 63)]) } else if pad { out.append(UInt8(ascii: "=")) }
             if b2 != nil { out.append(alphabet[Int(n & 63)]) } else if pad { out.append(UInt8(ascii: "=")) }
         }
-        return out
     }
 }

@@ -12,14 +12,7 @@ public enum JSONWebSignature {
     public static func sign(
         header: JSONObject, payloadBytes: [UInt8], key: PrivateKey, algorithm: SignatureAlgorithm
     ) throws(OpenSSLError) -> String {
-        let headerBytes = JSONValue.object(withAlgorithm(algorithm, in: header)).serialized()
-        var signingInput = Array(Base64URL.encode(headerBytes).utf8)
-        signingInput.append(UInt8(ascii: "."))
-        signingInput.append(contentsOf: Base64URL.encode(payloadBytes).utf8)
-        let signature = try key.sign(signingInput, algorithm: algorithm)
-        signingInput.append(UInt8(ascii: "."))
-        signingInput.append(contentsOf: Base64URL.encode(signature).utf8)
-        return String(decoding: signingInput, as: UTF8.self)
+        try PreparedJWSHeader(header, algorithm: algorithm).sign(payload: payloadBytes, key: key)
     }
 
     /// `header` with `alg` equal to `algorithm`: a token must never claim an algorithm it was not signed with.
@@ -37,5 +30,35 @@ public enum JSONWebSignature {
             if name == "typ" { result["alg"] = alg }
         }
         return result
+    }
+}
+
+/// A JWS protected header serialized and base64url-encoded once, for signing many payloads with one key:
+/// the header of every token a key signs is the same, so it is never rebuilt per token.
+public struct PreparedJWSHeader: Sendable {
+    /// The base64url text of the header, the first part of every compact JWS made with it.
+    public let encoded: [UInt8]
+    /// The algorithm the header names.
+    public let algorithm: SignatureAlgorithm
+
+    /// `header` with `alg` set to `algorithm` as `JSONWebSignature.sign` does, serialized and encoded.
+    public init(_ header: JSONObject, algorithm: SignatureAlgorithm) {
+        var encoded: [UInt8] = []
+        Base64URL.append(JSONValue.object(JSONWebSignature.withAlgorithm(algorithm, in: header)).serialized(), to: &encoded)
+        self.encoded = encoded
+        self.algorithm = algorithm
+    }
+
+    /// The compact JWS of `payload` (JSON bytes) signed with `key`: one buffer, no intermediate strings.
+    public func sign(payload: [UInt8], key: PrivateKey) throws(OpenSSLError) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(encoded.count + 1 + (payload.count + 2) / 3 * 4 + 1 + 344)
+        out.append(contentsOf: encoded)
+        out.append(UInt8(ascii: "."))
+        Base64URL.append(payload, to: &out)
+        let signature = try key.sign(out, algorithm: algorithm)
+        out.append(UInt8(ascii: "."))
+        Base64URL.append(signature, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

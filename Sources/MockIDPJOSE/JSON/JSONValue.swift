@@ -112,3 +112,47 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Hashes the members in order, agreeing with `==`.
     public func hash(into h: inout Hasher) { for (k, v) in members { h.combine(k); h.combine(v) } }
 }
+
+/// A member name known only at run time, for encoding `JSONObject`s through any `Encoder`.
+private struct DynamicKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension JSONValue: Encodable {
+    /// Encodes the value as itself (objects keep their member order where the encoder keeps call order).
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer()
+            try c.encode(b)
+        case .int(let i):
+            var c = encoder.singleValueContainer()
+            try c.encode(i)
+        case .double(let d):
+            var c = encoder.singleValueContainer()
+            try c.encode(d)
+        case .string(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .array(let a):
+            var c = encoder.unkeyedContainer()
+            for v in a { try c.encode(v) }
+        case .object(let o):
+            try o.encode(to: encoder)
+        }
+    }
+}
+
+extension JSONObject: Encodable {
+    /// Encodes the members in order.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: DynamicKey.self)
+        for (k, v) in members { try c.encode(v, forKey: DynamicKey(stringValue: k)) }
+    }
+}

@@ -1,0 +1,66 @@
+/// Writing compact JSON text straight into a byte buffer: the one place that knows how JSON strings are escaped,
+/// shared by `JSONValue.serialized()` and `ClaimsEncoder`.
+enum JSONText {
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Whether `byte` must be escaped inside a JSON string. `<` is escaped too, so JSON embedded in an HTML page can
+    /// never close a `<script>` element.
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<")
+    }
+
+    /// Appends `s` as a quoted, escaped JSON string.
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { appendEscaped($0, to: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string. Runs that need no escaping are copied whole.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var start = 0
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let byte = bytes[i]
+            if needsEscape(byte) {
+                if start < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i])) }
+                switch byte {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
+                case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                            hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<count])) }
+    }
+
+    /// Appends the decimal digits of `value`, without an intermediate `String`.
+    static func appendInt(_ value: Int, to out: inout [UInt8]) {
+        if value == 0 { out.append(UInt8(ascii: "0")); return }
+        if value == Int.min { out.append(contentsOf: String(value).utf8); return }
+        var v = value
+        if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while v > 0 {
+                buffer[n] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                n += 1
+            }
+            for j in stride(from: n - 1, through: 0, by: -1) { out.append(buffer[j]) }
+        }
+    }
+}
