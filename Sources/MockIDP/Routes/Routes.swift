@@ -72,7 +72,7 @@ struct Routes: Sendable {
                 add { request, params in
                     h.token(request, tenant: params["tenant"] ?? "", version: version, policy: request.queryValue("p"), policyForm: .query)
                 }
-            case .userInfo:
+            case .userInfo, .v1UserInfo:
                 add(methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
             case .instanceDiscovery:
                 add(methods: ["GET", "HEAD"]) { request, _ in

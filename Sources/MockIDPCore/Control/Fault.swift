@@ -158,7 +158,7 @@ extension Endpoint {
         case .v2DeviceCode, .v1DeviceCode: "devicecode"
         case .v2Discovery, .v1Discovery: "discovery"
         case .v2Keys, .v1Keys: "keys"
-        case .userInfo: "userinfo"
+        case .userInfo, .v1UserInfo: "userinfo"
         case .v2Logout, .v1Logout: "logout"
         case .instanceDiscovery: "instance"
         case .userRealm: "userrealm"

@@ -55,7 +55,7 @@ extension IdentityProvider {
                                      "msgraph_host", "aud", "exp", "iat", "auth_time", "acr", "amr", "nonce", "email",
                                      "given_name", "family_name", "nickname"]
             d["check_session_iframe"] = .string("\(base)/\(t)/oauth2/checksession")
-            d["userinfo_endpoint"] = .string("\(base)/\(t)/openid/userinfo")
+            d["userinfo_endpoint"] = url(.v1UserInfo)
         }
         // Both versions end alike.
         d["kerberos_endpoint"] = .string("\(base)/\(t)/kerberos")

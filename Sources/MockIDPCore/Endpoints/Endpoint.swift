@@ -8,6 +8,8 @@ public enum Endpoint: String, Sendable, CaseIterable {
     case v2DeviceCode, v1DeviceCode
     case v2Logout, v1Logout
     case userInfo
+    /// The v1 discovery document's `userinfo_endpoint` (Entra's v1 path); answers as `userInfo` does.
+    case v1UserInfo
     case instanceDiscovery
     case userRealm
     case deviceLogin
@@ -31,6 +33,7 @@ public enum EndpointTable {
         (.v2Logout, "/{tenant}/oauth2/v2.0/logout"),
         (.v1Logout, "/{tenant}/oauth2/logout"),
         (.userInfo, "/oidc/userinfo"),
+        (.v1UserInfo, "/{tenant}/openid/userinfo"),
         (.instanceDiscovery, "/common/discovery/instance"),
         (.userRealm, "/common/userrealm/{username}"),
         (.deviceLogin, "/devicelogin"),
