@@ -163,17 +163,17 @@ extension IdentityProvider {
             do throws(OAuthError) {
                 let scopes = try ScopeRequest(request.scope, tenant: tenant, directory: directory,
                                               graphResource: cloud(for: context, tenant: tenant).graphResource)
-                var grant = Grant(client: request.client, clientAuthentication: "0", scopes: scopes, applicationResource: nil,
+                var grant = Grant(client: request.client, clientAuthentication: .none, scopes: scopes, applicationResource: nil,
                                   applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
                                   nonce: request.nonce, includeClientInfo: false)
                 if request.maxAge != nil { grant.authTime = authTime }
                 let factory = tokenFactory(context, tenant: tenant)
-                let version = request.version == .v1 ? 1 : 2
+                let version = TokenVersion(request.version)
                 response += try frontChannelTokens(
                     request, code: code,
                     accessToken: { () throws(OAuthError) in try factory.userAccessToken(grant, user: user, tenant: tenant) },
-                    idToken: { extra throws(OAuthError) in
-                        try factory.idToken(grant, user: user, tenant: tenant, version: version, extra: extra)
+                    idToken: { hashes throws(OAuthError) in
+                        try factory.idToken(grant, user: user, tenant: tenant, version: version, hashes: hashes)
                     })
             } catch {
                 return .failure(error)
@@ -218,7 +218,7 @@ extension IdentityProvider {
     /// `accessToken` makes one), then `id_token` with `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
     func frontChannelTokens(_ request: ValidatedAuthorization, code: String?,
                             accessToken: () throws(OAuthError) -> String?,
-                            idToken: (JSONObject) throws(OAuthError) -> String) throws(OAuthError) -> [(name: String, value: String)] {
+                            idToken: (TokenFactory.TokenHashes) throws(OAuthError) -> String) throws(OAuthError) -> [(name: String, value: String)] {
         var response: [(name: String, value: String)] = []
         var issuedAccessToken: String?
         if request.responseTypes.contains("token"), let token = try accessToken() {
@@ -227,10 +227,8 @@ extension IdentityProvider {
                          ("expires_in", String(configuration.tokens.lifetime)), ("scope", request.scope)]
         }
         if request.responseTypes.contains("id_token") {
-            var extra = JSONObject()
-            if let code { extra["c_hash"] = .string(Self.halfHash(code)) }
-            if let issuedAccessToken { extra["at_hash"] = .string(Self.halfHash(issuedAccessToken)) }
-            response.append(("id_token", try idToken(extra)))
+            let hashes = TokenFactory.TokenHashes(code: code.map(Self.halfHash), accessToken: issuedAccessToken.map(Self.halfHash))
+            response.append(("id_token", try idToken(hashes)))
         }
         return response
     }

@@ -97,7 +97,7 @@ extension IdentityProvider {
     /// B2C's token response: `access_token` only when a resource or the client ID was asked for, `id_token` for
     /// `openid`, `refresh_token` for `offline_access`, and B2C's `not_before`, `expires_on`, `resource`,
     /// `id_token_expires_in`, `refresh_token_expires_in`.
-    private func b2cTokenResponse(_ grant: B2CGrant, user: User, clientAuthentication: String,
+    private func b2cTokenResponse(_ grant: B2CGrant, user: User, clientAuthentication: ClientAuthenticationMethod,
                                   context: RequestContext) throws(OAuthError) -> TokenResponse {
         // The control API's extra claims, as for Entra's token responses.
         let factory = tokenFactory(context, tenant: grant.authority.tenant, clientID: grant.client.clientID, username: user.username)

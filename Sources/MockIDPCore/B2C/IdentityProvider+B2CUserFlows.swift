@@ -90,6 +90,6 @@ extension IdentityProvider {
                                               try factory.b2cAccessToken(grant, user: user, audience: audience)
                                           }
                                       },
-                                      idToken: { extra throws(OAuthError) in try factory.b2cIDToken(grant, user: user, extra: extra) })
+                                      idToken: { hashes throws(OAuthError) in try factory.b2cIDToken(grant, user: user, hashes: hashes) })
     }
 }

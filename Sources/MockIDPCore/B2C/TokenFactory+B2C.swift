@@ -3,26 +3,18 @@ import MockIDPJOSE
 /// B2C's tokens (reference/entra-protocol.md §5.4): `ver` 1.0 on the v2.0 endpoint, issuer with a trailing slash,
 /// `sub` = object ID, `emails` an array, the policy in `tfp` (or `acr`), `newUser` on sign-up, no `x5t` in the header.
 extension TokenFactory {
-    private func b2cCommon(_ grant: B2CGrant, user: User, audience: String) -> JSONObject {
-        var c = JSONObject()
-        c["exp"] = .int(grant.issuedAt + lifetime)
-        c["nbf"] = .int(grant.issuedAt)
-        c["ver"] = "1.0"
-        c["iss"] = .string(IdentityProvider.b2cIssuer(baseURL: baseURL, tenantID: grant.authority.tenant.id))
-        c["sub"] = .string(user.objectID)
-        c["aud"] = .string(audience)
-        if let nonce = grant.nonce { c["nonce"] = .string(nonce) }
-        c["iat"] = .int(grant.issuedAt)
-        c["auth_time"] = .int(grant.authTime)
-        c["oid"] = .string(user.objectID)
-        if let name = user.name { c["name"] = .string(name) }
+    private func b2cClaims(_ grant: B2CGrant, user: User, audience: String) -> B2CTokenClaims {
         let (given, family) = Self.splitName(user.name)
-        if let given { c["given_name"] = .string(given) }
-        if let family { c["family_name"] = .string(family) }
-        if let emails = Self.emails(of: user) { c["emails"] = .array(emails.map { .string($0) }) }
-        if grant.newUser { c["newUser"] = true }
-        c[grant.authority.policyClaim.rawValue] = .string(grant.authority.policy.name)
-        return c
+        let policy = grant.authority.policy.name
+        let isTFP = grant.authority.policyClaim == .tfp
+        return B2CTokenClaims(
+            expires: grant.issuedAt + lifetime, notBefore: grant.issuedAt,
+            issuer: IdentityProvider.b2cIssuer(baseURL: baseURL, tenantID: grant.authority.tenant.id),
+            subject: user.objectID, audience: audience, nonce: grant.nonce, issuedAt: grant.issuedAt,
+            authTime: grant.authTime, objectID: user.objectID, name: user.name, givenName: given, familyName: family,
+            emails: Self.emails(of: user), newUser: grant.newUser ? true : nil,
+            trustFrameworkPolicy: isTFP ? policy : nil, policyAsACR: isTFP ? nil : policy,
+            tenantID: grant.authority.tenant.id)
     }
 
     /// B2C local accounts sign in with their e-mail address: `emails` holds the configured e-mail, else the
@@ -32,25 +24,21 @@ extension TokenFactory {
         return user.username.contains("@") ? [user.username] : nil
     }
 
-    /// The ID token of a B2C grant; `extra` adds `c_hash` / `at_hash` for hybrid flows.
-    func b2cIDToken(_ grant: B2CGrant, user: User, extra: JSONObject = [:]) throws(OAuthError) -> String {
-        var c = b2cCommon(grant, user: user, audience: grant.client.clientID)
-        c.merge(extra)
-        c["tid"] = .string(grant.authority.tenant.id)
-        c.merge(user.claims)   // e.g. `idp: google.com` to act as a social account
-        c.merge(extraClaims)
-        return try sign(c, version: 2)
+    /// The ID token of a B2C grant; `hashes` adds `c_hash` / `at_hash` for hybrid flows.
+    func b2cIDToken(_ grant: B2CGrant, user: User, hashes: TokenHashes = TokenHashes()) throws(OAuthError) -> String {
+        var claims = b2cClaims(grant, user: user, audience: grant.client.clientID)
+        claims.codeHash = hashes.code
+        claims.accessTokenHash = hashes.accessToken
+        // The user's claims can make them act as a social account (e.g. `idp: google.com`).
+        return try sign(claims, version: .v2, overriding: overrides(user: user))
     }
 
     /// The access token of a B2C grant for its audience app: `scp` for API scopes, `azp` the client.
     func b2cAccessToken(_ grant: B2CGrant, user: User, audience: Application) throws(OAuthError) -> String {
-        var c = b2cCommon(grant, user: user, audience: audience.clientID)
-        if !grant.scopes.apiScopes.isEmpty { c["scp"] = .string(grant.scopes.apiScopes.joined(separator: " ")) }
-        c["azp"] = .string(grant.client.clientID)
-        c["tid"] = .string(grant.authority.tenant.id)
-        c.merge(user.claims)
-        c.merge(extraClaims)
-        return try sign(c, version: 2)
+        var claims = b2cClaims(grant, user: user, audience: audience.clientID)
+        if !grant.scopes.apiScopes.isEmpty { claims.scope = grant.scopes.apiScopes.joined(separator: " ") }
+        claims.authorizedParty = grant.client.clientID
+        return try sign(claims, version: .v2, overriding: overrides(user: user))
     }
 
     /// B2C's `client_info`: `uid` is `{oid}-{policy in lower case}` (§3.6).

@@ -124,12 +124,23 @@ public enum HostScope: Sendable, Equatable {
     /// The scope of `host` (a host name without port; any case).
     public init(host: String) {
         let h = host.lowercased()
-        for cloud in Cloud.all {
-            if cloud.aliases.contains(h) { self = .login(cloud); return }
-            if h.hasSuffix("." + cloud.b2cHostSuffix), h.utf8.count > cloud.b2cHostSuffix.utf8.count + 1 { self = .b2c(cloud); return }
+        if let cloud = Self.loginHosts[h] { self = .login(cloud); return }
+        for (suffix, cloud) in Self.b2cHostSuffixes where h.hasSuffix(suffix) && h.utf8.count > suffix.utf8.count {
+            self = .b2c(cloud)
+            return
         }
         self = .neutral
     }
+
+    /// Every cloud's login host names (aliases included) → the cloud; asked on every request, so built once.
+    private static let loginHosts: [String: Cloud] = {
+        var hosts: [String: Cloud] = [:]
+        for cloud in Cloud.all { for alias in cloud.aliases where hosts[alias] == nil { hosts[alias] = cloud } }
+        return hosts
+    }()
+
+    /// `.b2clogin.com` and its sovereign twins, with the dot, in `Cloud.all`'s order.
+    private static let b2cHostSuffixes: [(suffix: String, cloud: Cloud)] = Cloud.all.map { ("." + $0.b2cHostSuffix, $0) }
 
     /// Whether a request to this host may reach `tenant`.
     // Entra: each cloud is its own directory; a tenant asked for on another cloud's host is not found (AADSTS90002).

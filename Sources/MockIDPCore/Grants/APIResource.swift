@@ -21,10 +21,10 @@ enum APIResource: Sendable, Equatable {
     }
 
     /// Entra: Graph accepts v1 tokens; an app follows its `accessTokenAcceptedVersion`.
-    var accessTokenVersion: Int {
+    var tokenVersion: TokenVersion {
         switch self {
-        case .graph: 1
-        case .app(let a): a.effectiveAccessTokenVersion
+        case .graph: .v1
+        case .app(let a): a.effectiveAccessTokenVersion == 2 ? .v2 : .v1
         }
     }
 

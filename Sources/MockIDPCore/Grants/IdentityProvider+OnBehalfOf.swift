@@ -22,7 +22,7 @@ extension IdentityProvider {
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
                                                        directory: directory, context: context, requireCredential: true)
         // Entra: only a confidential client can act on behalf of a user.
-        guard client.isConfidential, authentication != "0" else { throw .missingClientCredential() }
+        guard client.isConfidential, authentication != .none else { throw .missingClientCredential() }
         let cloud = self.cloud(for: context, tenant: tenant)
         let v1Issuer = "https://\(cloud.v1IssuerHost)/\(tenant.id)/"
         let issuer = claims["iss"]?.stringValue ?? ""

@@ -10,7 +10,7 @@ extension IdentityProvider {
     }
 
     /// Stores a new refresh token (`family` for a foci app's, `policy` for B2C's) and returns it.
-    func storeRefreshToken(tenant: Tenant, clientID: String, user: User, scope: String, clientAuthentication: String,
+    func storeRefreshToken(tenant: Tenant, clientID: String, user: User, scope: String, clientAuthentication: ClientAuthenticationMethod,
                            issuedAt: Int, family: Bool = false, policy: String?) -> String {
         // Entra's refresh tokens are opaque and start with a version marker; MSAL treats them as opaque too.
         let token = "1.A" + Base64URL.encode(random.bytes(48))

@@ -1,6 +1,19 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
+    /// A grant's handler: checks the request and issues the tokens.
+    typealias GrantHandler = @Sendable (IdentityProvider) -> (TokenParameters, TokenRequest, Authority, Directory, RequestContext) throws(OAuthError) -> TokenResponse
+
+    /// The token endpoint's dispatch table: one handler per grant type, each in its own file under `Grants/`.
+    static let grants: [GrantType: GrantHandler] = [
+        .clientCredentials: IdentityProvider.clientCredentials,
+        .password: IdentityProvider.password,
+        .authorizationCode: IdentityProvider.authorizationCode,
+        .deviceCode: IdentityProvider.deviceCodeGrant,
+        .refreshToken: IdentityProvider.refreshToken,
+        .jwtBearer: IdentityProvider.onBehalfOf,
+    ]
+
     /// The token endpoint: checks the request in Entra's order and returns tokens or Entra's error.
     public func token(_ request: TokenRequest, context: RequestContext) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
@@ -16,37 +29,23 @@ extension IdentityProvider {
             case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, context: context))
             case .success(nil): break
             }
-            let grantType = try parameters.required("grant_type")
+            let name = try parameters.required("grant_type")
             guard let authority = Authority(segment: request.tenant, directory: directory) else {
                 throw .tenantNotFound(request.tenant, forDiscovery: false)
             }
-            switch grantType {
-            case "client_credentials":
-                return .success(try clientCredentials(parameters, request: request, authority: authority, directory: directory, context: context))
-            case "password":
-                return .success(try password(parameters, request: request, authority: authority, directory: directory, context: context))
-            case "authorization_code":
-                return .success(try authorizationCode(parameters, request: request, authority: authority, directory: directory, context: context))
-            // Entra (v1): ADAL polls with the short grant type `device_code`.
-            case "urn:ietf:params:oauth:grant-type:device_code", "device_code" where request.version == .v1:
-                return .success(try deviceCodeGrant(parameters, request: request, authority: authority, directory: directory, context: context))
-            case "refresh_token":
-                return .success(try refreshToken(parameters, request: request, authority: authority, directory: directory, context: context))
-            case "urn:ietf:params:oauth:grant-type:jwt-bearer":
-                return .success(try onBehalfOf(parameters, request: request, authority: authority, directory: directory, context: context))
-            default:
-                throw .unsupportedGrantType(grantType)
+            guard let grantType = GrantType(name, version: request.version), let grant = Self.grants[grantType] else {
+                throw .unsupportedGrantType(name)
             }
+            return .success(try grant(self)(parameters, request, authority, directory, context))
         } catch {
             return .failure(error)
         }
     }
 
     /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic, or a client
-    /// assertion signed with a registered certificate). Returns the client and its `appidacr`: `0` public,
-    /// `1` secret, `2` certificate.
+    /// assertion signed with a registered certificate). Returns the client and how it authenticated.
     func checkClient(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant, directory: Directory,
-                     context: RequestContext, requireCredential: Bool) throws(OAuthError) -> (Application, String) {
+                     context: RequestContext, requireCredential: Bool) throws(OAuthError) -> (Application, ClientAuthenticationMethod) {
         guard let clientID = parameters["client_id"] ?? request.basicCredentials?.clientID else {
             throw .missingParameter("client_id")
         }
@@ -61,21 +60,21 @@ extension IdentityProvider {
         let assertion = parameters["client_assertion"]
         if !client.isConfidential {
             if secret != nil || assertion != nil { throw .publicClientSentCredential() }
-            return (client, "0")
+            return (client, .none)
         }
         if let secret {
             guard let expected = client.secret, secret.isSameSecret(as: expected) else {
                 throw .invalidClientSecret(clientID: client.clientID)
             }
-            return (client, "1")
+            return (client, .secret)
         }
         if let assertion {
             try checkClientAssertion(assertion, type: parameters["client_assertion_type"], client: client,
                                      request: request, tenant: tenant, context: context)
-            return (client, "2")
+            return (client, .certificate)
         }
         if requireCredential { throw .missingClientCredential() }
-        return (client, "0")
+        return (client, .none)
     }
 
     /// The tenant a user grant runs in: the path's tenant, or for common/organizations the tenant of the UPN's domain.
@@ -133,7 +132,7 @@ extension IdentityProvider {
             body["refresh_token"] = .string(issueRefreshToken(grant, user: user, tenant: tenant))
         }
         if scopes.wantsIDToken {
-            body["id_token"] = .string(try factory.idToken(grant, user: user, tenant: tenant, version: version == .v2 ? 2 : 1))
+            body["id_token"] = .string(try factory.idToken(grant, user: user, tenant: tenant, version: TokenVersion(version)))
         }
         if grant.includeClientInfo {
             body["client_info"] = .string(factory.clientInfo(user: user, tenant: tenant))

@@ -5,7 +5,7 @@ struct RefreshGrant: Sendable {
     var userObjectID: String
     var username: String
     var scope: String
-    var clientAuthentication: String
+    var clientAuthentication: ClientAuthenticationMethod
     var issuedAt: Int
     var expiresAt: Int
     /// Issued to a family (foci) app: any family public client of the tenant may redeem it.

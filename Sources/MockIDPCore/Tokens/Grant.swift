@@ -1,8 +1,8 @@
 /// Everything needed to build the tokens of one successful grant.
 struct Grant: Sendable {
     var client: Application
-    /// `0` public client, `1` secret, `2` certificate (`appidacr` / `azpacr`).
-    var clientAuthentication: String
+    /// How the client authenticated (`appidacr` / `azpacr`).
+    var clientAuthentication: ClientAuthenticationMethod
     var scopes: ScopeRequest?
     /// For client credentials: the API and the roles granted on it.
     var applicationResource: APIResource?

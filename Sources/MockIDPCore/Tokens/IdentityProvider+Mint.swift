@@ -67,7 +67,7 @@ extension IdentityProvider {
         let factory = tokenFactory(context, tenant: tenant, lifetime: request.lifetime)
         let overriding = try Self.claims(request.claims)
         // As the token endpoint would have authenticated this client: a secret, else a certificate, else none.
-        let authentication = !client.isConfidential ? "0" : client.secret != nil ? "1" : client.certificates.isEmpty ? "1" : "2"
+        let authentication: ClientAuthenticationMethod = !client.isConfidential ? .none : client.secret != nil ? .secret : client.certificates.isEmpty ? .secret : .certificate
         let now = clock.now()
         let scope = request.scopes.joined(separator: " ")
         guard let username = request.username else {
@@ -94,7 +94,7 @@ extension IdentityProvider {
                           includeClientInfo: false)
         switch request.kind {
         case .access: return try factory.userAccessToken(grant, user: user, tenant: tenant, overriding: overriding)
-        case .id: return try factory.idToken(grant, user: user, tenant: tenant, version: request.idTokenVersion, overriding: overriding)
+        case .id: return try factory.idToken(grant, user: user, tenant: tenant, version: request.idTokenVersion == 1 ? .v1 : .v2, overriding: overriding)
         }
     }
 

@@ -8,11 +8,22 @@ public final class SigningKey: Sendable {
     /// `kid` and `x5t`.
     public let keyID: String
 
+    /// Entra's header of v2 and B2C tokens: `typ`, `alg`, `kid`.
+    let v2Header: PreparedJWSHeader
+    /// Entra's header of v1 tokens: `typ`, `alg`, `x5t`, `kid`.
+    let v1Header: PreparedJWSHeader
+
     public init(privateKey: PrivateKey, certificate: Certificate) {
         self.privateKey = privateKey
         self.certificate = certificate
-        self.keyID = Base64URL.encode(certificate.sha1Thumbprint)
+        let keyID = Base64URL.encode(certificate.sha1Thumbprint)
+        self.keyID = keyID
+        v2Header = PreparedJWSHeader(["typ": "JWT", "alg": "RS256", "kid": .string(keyID)], algorithm: .rs256)
+        v1Header = PreparedJWSHeader(["typ": "JWT", "alg": "RS256", "x5t": .string(keyID), "kid": .string(keyID)], algorithm: .rs256)
     }
+
+    /// The header of tokens of `version` (1 or 2; B2C tokens use 2's).
+    func header(version: TokenVersion) -> PreparedJWSHeader { version == .v1 ? v1Header : v2Header }
 
     /// A new RSA-2048 signing key with a self-signed certificate whose subject is the one Entra's signing
     /// certificates carry (reference/entra-protocol.md §6).

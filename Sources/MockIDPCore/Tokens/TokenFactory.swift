@@ -17,6 +17,12 @@ struct TokenFactory {
     /// Claims from the control API, merged last.
     var extraClaims = JSONObject()
 
+    /// `c_hash` and `at_hash` of an ID token issued beside a code or access token (OpenID Connect Core §3.3.2.11).
+    struct TokenHashes {
+        var code: String?
+        var accessToken: String?
+    }
+
     // MARK: issuers
 
     func v2Issuer(tenantID: String) -> String { "\(issuerBaseURL)/\(tenantID)/v2.0" }
@@ -24,17 +30,25 @@ struct TokenFactory {
 
     // MARK: signing
 
-    /// Entra's header: `typ`, `alg`, `kid`; v1 tokens carry `x5t` too.
-    func sign(_ claims: JSONObject, version: Int) throws(OAuthError) -> String {
-        var header: JSONObject = ["typ": "JWT", "alg": "RS256"]
-        if version == 1 { header["x5t"] = .string(key.keyID) }
-        header["kid"] = .string(key.keyID)
+    /// Signs `claims` (a claims struct of `Claims/`) with the active key and the header of `version`; `overriding`
+    /// claims replace members of the same name in place and the others follow (see `ClaimsEncoder`).
+    func sign(_ claims: some Encodable, version: TokenVersion, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         do {
-            return try JSONWebSignature.sign(header: header, payload: claims, key: key.privateKey, algorithm: .rs256)
+            let payload = try ClaimsEncoder.encode(claims, overriding: overriding)
+            return try key.header(version: version).sign(payload: payload, key: key.privateKey)
         } catch {
             throw OAuthError(error: "server_error", message: "The token could not be signed.", status: 500,
                              reason: "signing failed: \(error)")
         }
+    }
+
+    /// What replaces or adds to the built claims, last one wins: the user's configured claims, then `overriding`
+    /// (`mockidp token --claim`), then the control API's extra claims.
+    func overrides(user: User?, _ overriding: JSONObject = JSONObject()) -> JSONObject {
+        var all = user?.claims ?? JSONObject()
+        all.merge(overriding)
+        all.merge(extraClaims)
+        return all
     }
 
     // MARK: shared claims
@@ -44,6 +58,12 @@ struct TokenFactory {
     /// `uti`: a 22-character token identifier.
     func tokenIdentifier() -> String { opaque(16) }
 
+    /// `aio`: Entra's opaque internal claim.
+    private func aio() -> String { opaque(48) }
+
+    /// `rh`: Entra's opaque refresh hint.
+    private func refreshHint() -> String { "0." + opaque(40) + "." }
+
     /// Entra: `sub` is pairwise, the same user has a different `sub` in each app; 43 base64url characters.
     static func pairwiseSubject(objectID: String, appID: String) -> String {
         Base64URL.encode(Digest.sha256(Array("sub:\(objectID):\(appID.lowercased())".utf8)))
@@ -52,36 +72,6 @@ struct TokenFactory {
     /// The object ID of an app's service principal in a tenant (stable, derived).
     static func servicePrincipalID(appID: String, tenantID: String) -> String {
         GUID.derived(from: "sp:\(tenantID):\(appID.lowercased())")
-    }
-
-    /// The claims every token starts with, in Entra's order: `aud`, `iss`, `iat`, `nbf`, `exp`.
-    private func header(audience: String, tenantID: String, version: Int, issuedAt: Int) -> JSONObject {
-        var c = JSONObject()
-        c["aud"] = .string(audience)
-        c["iss"] = .string(version == 2 ? v2Issuer(tenantID: tenantID) : v1Issuer(tenantID: tenantID))
-        c["iat"] = .int(issuedAt)
-        c["nbf"] = .int(issuedAt)
-        c["exp"] = .int(issuedAt + lifetime)
-        return c
-    }
-
-    /// The claims every user token ends with (`tid`, v1's `unique_name` and `upn`, `uti`, `ver`, the user's own
-    /// configured claims), then the signature.
-    private func finishUserToken(_ c: inout JSONObject, user: User, tenant: Tenant, version: Int,
-                                 overriding: JSONObject = [:]) throws(OAuthError) -> String {
-        c["tid"] = .string(tenant.id)
-        if version == 1 {
-            c["unique_name"] = .string(signInName(user, tenant: tenant))
-            // Entra: a guest's tokens carry no `upn` (their UPN in the inviting tenant is the `#EXT#` name).
-            if user.homeTenantID == nil { c["upn"] = .string(user.username) }
-        }
-        c["uti"] = .string(tokenIdentifier())
-        c["ver"] = .string(version == 2 ? "2.0" : "1.0")
-        addStepUp(&c)
-        c.merge(user.claims)
-        c.merge(overriding)
-        c.merge(extraClaims)
-        return try sign(c, version: version)
     }
 
     static func splitName(_ name: String?) -> (given: String?, family: String?) {
@@ -104,132 +94,143 @@ struct TokenFactory {
     }
 
     /// Entra: `idp` names a guest's home tenant as its v1 issuer, and a guest's tokens carry `email` when known.
-    private func guestClaims(_ c: inout JSONObject, user: User) {
-        guard let home = user.homeTenantID else { return }
-        c["idp"] = .string("https://\(cloud.v1IssuerHost)/\(home.lowercased())/")
-        if let email = user.email { c["email"] = .string(email) }
+    private func guestClaims(_ user: User) -> (identityProvider: String?, email: String?) {
+        guard let home = user.homeTenantID else { return (nil, nil) }
+        return ("https://\(cloud.v1IssuerHost)/\(home.lowercased())/", user.email)
+    }
+
+    /// Entra: a guest's tokens carry no `upn` (their UPN in the inviting tenant is the `#EXT#` name).
+    private func userPrincipalName(_ user: User) -> String? { user.homeTenantID == nil ? user.username : nil }
+
+    /// A request whose `claims` ask for MFA gets `amr` with `mfa` (v2 tokens too, so tests can see it) and the
+    /// authentication contexts it asked for in `acrs`.
+    private func steppedUp(_ amr: [String]?) -> (amr: [String]?, acrs: [String]?) {
+        guard let claimsRequest, claimsRequest.asksForMultiFactor else { return (amr, nil) }
+        var amr = amr ?? ["pwd"]
+        if !amr.contains("mfa") { amr.append("mfa") }
+        return (amr, nonEmpty(claimsRequest.authenticationContexts))
     }
 
     // MARK: ID token
 
-    /// An ID token for `user` and the grant's client; `extra` claims go before the profile claims, `overriding`
-    /// ones (`mockidp token --claim`) replace or add to the built ones last.
-    func idToken(_ grant: Grant, user: User, tenant: Tenant, version: Int, extra: JSONObject = [:],
-                 overriding: JSONObject = [:]) throws(OAuthError) -> String {
+    /// An ID token for `user` and the grant's client; `hashes` (hybrid flows) go after `nonce`, `overriding`
+    /// claims (`mockidp token --claim`) replace or add to the built ones last.
+    func idToken(_ grant: Grant, user: User, tenant: Tenant, version: TokenVersion, hashes: TokenHashes = TokenHashes(),
+                 overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         let scopes = grant.scopes?.openIDScopes ?? []
-        var c = header(audience: grant.client.clientID, tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
-        if let authTime = grant.authTime { c["auth_time"] = .int(authTime) }
-        if version == 1 {
-            c["amr"] = .array(grant.authenticationMethods.map { .string($0) })
-        }
-        c["aio"] = .string(opaque(48))
-        if let nonce = grant.nonce { c["nonce"] = .string(nonce) }
-        c.merge(extra)
-        guestClaims(&c, user: user)
-        if version == 2 {
-            if scopes.contains("email"), let email = user.email { c["email"] = .string(email) }
-            if let groups = nonEmpty(user.groups) { c["groups"] = groups }
-            if scopes.contains("profile") || scopes.isEmpty { if let name = user.name { c["name"] = .string(name) } }
-        } else {
+        let issuedAt = grant.issuedAt
+        let guest = guestClaims(user)
+        let roles = nonEmpty(user.roles.filter { grant.client.appRoles.contains($0) })
+        let subject = Self.pairwiseSubject(objectID: user.objectID, appID: grant.client.clientID)
+        let overrides = overrides(user: user, overriding)
+        switch version {
+        case .v1:
             let (given, family) = Self.splitName(user.name)
-            if let family { c["family_name"] = .string(family) }
-            if let given { c["given_name"] = .string(given) }
-            if let name = user.name { c["name"] = .string(name) }
-            if let groups = nonEmpty(user.groups) { c["groups"] = groups }
+            let stepUp = steppedUp(grant.authenticationMethods)
+            let claims = V1IDTokenClaims(
+                audience: grant.client.clientID, issuer: v1Issuer(tenantID: tenant.id), issuedAt: issuedAt,
+                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime,
+                authenticationMethods: stepUp.amr ?? grant.authenticationMethods, aio: aio(), nonce: grant.nonce,
+                codeHash: hashes.code, accessTokenHash: hashes.accessToken, identityProvider: guest.identityProvider,
+                email: guest.email, familyName: family, givenName: given, name: user.name, groups: nonEmpty(user.groups),
+                objectID: user.objectID, refreshHint: refreshHint(), roles: roles, subject: subject, tenantID: tenant.id,
+                uniqueName: signInName(user, tenant: tenant), userPrincipalName: userPrincipalName(user),
+                tokenIdentifier: tokenIdentifier(), authenticationContexts: stepUp.acrs)
+            return try sign(claims, version: .v1, overriding: overrides)
+        case .v2:
+            let profile = scopes.contains("profile") || scopes.isEmpty
+            let stepUp = steppedUp(nil)
+            let claims = V2IDTokenClaims(
+                audience: grant.client.clientID, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt,
+                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime, aio: aio(),
+                nonce: grant.nonce, codeHash: hashes.code, accessTokenHash: hashes.accessToken,
+                identityProvider: guest.identityProvider,
+                email: guest.email ?? (scopes.contains("email") ? user.email : nil), groups: nonEmpty(user.groups),
+                name: profile ? user.name : nil, objectID: user.objectID,
+                preferredUsername: profile ? signInName(user, tenant: tenant) : nil, refreshHint: refreshHint(),
+                roles: roles, subject: subject, tenantID: tenant.id, tokenIdentifier: tokenIdentifier(),
+                authenticationMethods: stepUp.amr, authenticationContexts: stepUp.acrs)
+            return try sign(claims, version: .v2, overriding: overrides)
         }
-        c["oid"] = .string(user.objectID)
-        if version == 2, scopes.contains("profile") || scopes.isEmpty {
-            c["preferred_username"] = .string(signInName(user, tenant: tenant))
-        }
-        c["rh"] = .string("0." + opaque(40) + ".")
-        let roles = user.roles.filter { grant.client.appRoles.contains($0) }
-        if let r = nonEmpty(roles) { c["roles"] = r }
-        c["sub"] = .string(Self.pairwiseSubject(objectID: user.objectID, appID: grant.client.clientID))
-        return try finishUserToken(&c, user: user, tenant: tenant, version: version, overriding: overriding)
     }
 
     // MARK: access tokens
 
     /// A delegated access token for `user` on the grant's API, in the API's token version; `overriding` claims
     /// (`mockidp token --claim`) replace or add to the built ones last.
-    func userAccessToken(_ grant: Grant, user: User, tenant: Tenant, overriding: JSONObject = [:]) throws(OAuthError) -> String {
+    func userAccessToken(_ grant: Grant, user: User, tenant: Tenant, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         guard let scopes = grant.scopes else { preconditionFailure("user tokens always come with a scope request") }
         let resource = scopes.resource
-        let version = resource.accessTokenVersion
-        let scp = delegatedScopes(grant)
-        var c = header(audience: audience(resource: resource, identifier: scopes.resourceIdentifier, version: version),
-                       tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
-        if version == 1 { c["acr"] = "1" }
-        c["aio"] = .string(opaque(48))
-        if version == 1 {
-            c["amr"] = .array(grant.authenticationMethods.map { .string($0) })
-            c["appid"] = .string(grant.client.clientID)
-            c["appidacr"] = .string(grant.clientAuthentication)
+        let version = resource.tokenVersion
+        let issuedAt = grant.issuedAt
+        let audience = audience(resource: resource, identifier: scopes.resourceIdentifier, version: version)
+        let guest = guestClaims(user)
+        var roles: [String]?
+        if case .app = resource { roles = nonEmpty(user.roles.filter { resource.definesRole($0) }) }
+        let scope = delegatedScopes(grant).joined(separator: " ")
+        let subject = Self.pairwiseSubject(objectID: user.objectID, appID: resource.clientID)
+        let overrides = overrides(user: user, overriding)
+        switch version {
+        case .v1:
             let (given, family) = Self.splitName(user.name)
-            if let family { c["family_name"] = .string(family) }
-            if let given { c["given_name"] = .string(given) }
-        } else {
-            c["azp"] = .string(grant.client.clientID)
-            c["azpacr"] = .string(grant.clientAuthentication)
+            let stepUp = steppedUp(grant.authenticationMethods)
+            let claims = V1AccessTokenClaims(
+                audience: audience, issuer: v1Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
+                expires: issuedAt + lifetime, authenticationContextClass: "1", aio: aio(),
+                authenticationMethods: stepUp.amr ?? grant.authenticationMethods, appID: grant.client.clientID,
+                appIDAuthentication: grant.clientAuthentication.rawValue, familyName: family, givenName: given,
+                groups: nonEmpty(user.groups), identityProvider: guest.identityProvider, email: guest.email,
+                name: user.name, objectID: user.objectID, refreshHint: refreshHint(), roles: roles, scope: scope,
+                subject: subject, tenantID: tenant.id, uniqueName: signInName(user, tenant: tenant),
+                userPrincipalName: userPrincipalName(user), tokenIdentifier: tokenIdentifier(),
+                authenticationContexts: stepUp.acrs)
+            return try sign(claims, version: .v1, overriding: overrides)
+        case .v2:
+            let stepUp = steppedUp(nil)
+            let claims = V2AccessTokenClaims(
+                audience: audience, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
+                expires: issuedAt + lifetime, aio: aio(), authorizedParty: grant.client.clientID,
+                authorizedPartyAuthentication: grant.clientAuthentication.rawValue, groups: nonEmpty(user.groups),
+                identityProvider: guest.identityProvider, email: guest.email, name: user.name, objectID: user.objectID,
+                preferredUsername: signInName(user, tenant: tenant), refreshHint: refreshHint(), roles: roles,
+                scope: scope, subject: subject, tenantID: tenant.id, tokenIdentifier: tokenIdentifier(),
+                authenticationMethods: stepUp.amr, authenticationContexts: stepUp.acrs)
+            return try sign(claims, version: .v2, overriding: overrides)
         }
-        if let groups = nonEmpty(user.groups) { c["groups"] = groups }
-        guestClaims(&c, user: user)
-        if let name = user.name { c["name"] = .string(name) }
-        c["oid"] = .string(user.objectID)
-        if version == 2 { c["preferred_username"] = .string(signInName(user, tenant: tenant)) }
-        c["rh"] = .string("0." + opaque(40) + ".")
-        let roles = user.roles.filter { resource.definesRole($0) }
-        if case .app = resource, let r = nonEmpty(roles) { c["roles"] = r }
-        c["scp"] = .string(scp.joined(separator: " "))
-        c["sub"] = .string(Self.pairwiseSubject(objectID: user.objectID, appID: resource.clientID))
-        return try finishUserToken(&c, user: user, tenant: tenant, version: version, overriding: overriding)
     }
 
     /// An app-only access token (client credentials): `roles` replaces `scp` (§5.3).
-    func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant, overriding: JSONObject = [:]) throws(OAuthError) -> String {
+    func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         guard let resource = grant.applicationResource else { preconditionFailure("app tokens always name their API") }
-        let version = resource.accessTokenVersion
+        let version = resource.tokenVersion
         let servicePrincipal = Self.servicePrincipalID(appID: grant.client.clientID, tenantID: tenant.id)
-        var c = header(audience: audience(resource: resource, identifier: grant.applicationResourceIdentifier, version: version),
-                       tenantID: tenant.id, version: version, issuedAt: grant.issuedAt)
-        c["aio"] = .string(opaque(48))
-        if version == 1 {
-            c["appid"] = .string(grant.client.clientID)
-            c["appidacr"] = .string(grant.clientAuthentication)
-            c["idp"] = .string(v1Issuer(tenantID: tenant.id))
-            c["idtyp"] = "app"
-        } else {
-            c["azp"] = .string(grant.client.clientID)
-            c["azpacr"] = .string(grant.clientAuthentication)
-            c["idtyp"] = "app"
+        let issuedAt = grant.issuedAt
+        let audience = audience(resource: resource, identifier: grant.applicationResourceIdentifier, version: version)
+        let overrides = overrides(user: nil, overriding)
+        switch version {
+        case .v1:
+            let claims = V1AccessTokenClaims(
+                audience: audience, issuer: v1Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
+                expires: issuedAt + lifetime, aio: aio(), appID: grant.client.clientID,
+                appIDAuthentication: grant.clientAuthentication.rawValue, identityProvider: v1Issuer(tenantID: tenant.id),
+                identityType: "app", objectID: servicePrincipal, refreshHint: refreshHint(), roles: nonEmpty(roles),
+                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: tokenIdentifier())
+            return try sign(claims, version: .v1, overriding: overrides)
+        case .v2:
+            let claims = V2AccessTokenClaims(
+                audience: audience, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
+                expires: issuedAt + lifetime, aio: aio(), authorizedParty: grant.client.clientID,
+                authorizedPartyAuthentication: grant.clientAuthentication.rawValue, identityType: "app",
+                objectID: servicePrincipal, refreshHint: refreshHint(), roles: nonEmpty(roles),
+                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: tokenIdentifier())
+            return try sign(claims, version: .v2, overriding: overrides)
         }
-        c["oid"] = .string(servicePrincipal)
-        c["rh"] = .string("0." + opaque(40) + ".")
-        if let r = nonEmpty(roles) { c["roles"] = r }
-        c["sub"] = .string(servicePrincipal)
-        c["tid"] = .string(tenant.id)
-        c["uti"] = .string(tokenIdentifier())
-        c["ver"] = .string(version == 2 ? "2.0" : "1.0")
-        c.merge(overriding)
-        c.merge(extraClaims)
-        return try sign(c, version: version)
-    }
-
-    /// A request whose `claims` ask for MFA gets `amr` with `mfa` (v2 tokens too, so tests can see it) and the
-    /// authentication contexts it asked for in `acrs`.
-    private func addStepUp(_ c: inout JSONObject) {
-        guard let claimsRequest, claimsRequest.asksForMultiFactor else { return }
-        var amr = c["amr"]?.arrayValue ?? ["pwd"]
-        if !amr.contains("mfa") { amr.append("mfa") }
-        c["amr"] = .array(amr)
-        let contexts = claimsRequest.authenticationContexts
-        if !contexts.isEmpty { c["acrs"] = .array(contexts.map { .string($0) }) }
     }
 
     /// Entra: v2 tokens name the API by client ID; v1 tokens by the identifier the client used (Graph by its app ID
     /// when asked for by short scope names).
-    private func audience(resource: APIResource, identifier: String?, version: Int) -> String {
-        if version == 2 { return resource.clientID }
+    private func audience(resource: APIResource, identifier: String?, version: TokenVersion) -> String {
+        if version == .v2 { return resource.clientID }
         if let identifier { return identifier }
         return resource.clientID
     }
@@ -248,7 +249,5 @@ struct TokenFactory {
             .flatMap(\.values).filter { resource.exposesScope($0) }
     }
 
-    private func nonEmpty(_ values: [String]) -> JSONValue? {
-        values.isEmpty ? nil : .array(values.map { .string($0) })
-    }
+    private func nonEmpty(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
 }

@@ -1,0 +1,37 @@
+/// The claims of a B2C ID or access token, in B2C's order (reference/entra-protocol.md §5.4): `ver` 1.0 on the
+/// v2.0 endpoint, `sub` = object ID, `emails` an array, the policy in `tfp` or `acr`, `newUser` on sign-up.
+struct B2CTokenClaims: Encodable {
+    var expires: Int
+    var notBefore: Int
+    var version = "1.0"
+    var issuer: String
+    var subject: String
+    var audience: String
+    var nonce: String?
+    var issuedAt: Int
+    var authTime: Int
+    var objectID: String
+    var name: String?
+    var givenName: String?
+    var familyName: String?
+    var emails: [String]?
+    var newUser: Bool?
+    /// The policy, when the tenant names it in `tfp` (the default) …
+    var trustFrameworkPolicy: String?
+    /// … or in `acr`.
+    var policyAsACR: String?
+    var codeHash: String?
+    var accessTokenHash: String?
+    /// Access tokens: the API scopes granted.
+    var scope: String?
+    /// Access tokens: the client.
+    var authorizedParty: String?
+    var tenantID: String
+
+    enum CodingKeys: String, CodingKey {
+        case expires = "exp", notBefore = "nbf", version = "ver", issuer = "iss", subject = "sub", audience = "aud"
+        case nonce, issuedAt = "iat", authTime = "auth_time", objectID = "oid", name, givenName = "given_name"
+        case familyName = "family_name", emails, newUser, trustFrameworkPolicy = "tfp", policyAsACR = "acr"
+        case codeHash = "c_hash", accessTokenHash = "at_hash", scope = "scp", authorizedParty = "azp", tenantID = "tid"
+    }
+}

@@ -1,0 +1,43 @@
+/// The claims of a v1 access token (issuer `https://sts.windows.net/{tid}/`), user or app-only, in Entra's order
+/// (reference/entra-protocol.md §5.2, §5.3). Nil members are left out.
+struct V1AccessTokenClaims: Encodable {
+    var audience: String
+    var issuer: String
+    var issuedAt: Int
+    var notBefore: Int
+    var expires: Int
+    /// Entra (v1 user tokens): always "1".
+    var authenticationContextClass: String?
+    var aio: String
+    var authenticationMethods: [String]?
+    var appID: String
+    /// `ClientAuthenticationMethod`'s wire value.
+    var appIDAuthentication: String
+    var familyName: String?
+    var givenName: String?
+    var groups: [String]?
+    var identityProvider: String?
+    var email: String?
+    var identityType: String?
+    var name: String?
+    var objectID: String
+    var refreshHint: String
+    var roles: [String]?
+    var scope: String?
+    var subject: String
+    var tenantID: String
+    var uniqueName: String?
+    var userPrincipalName: String?
+    var tokenIdentifier: String
+    var version = "1.0"
+    var authenticationContexts: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case audience = "aud", issuer = "iss", issuedAt = "iat", notBefore = "nbf", expires = "exp"
+        case authenticationContextClass = "acr", aio, authenticationMethods = "amr", appID = "appid"
+        case appIDAuthentication = "appidacr", familyName = "family_name", givenName = "given_name", groups
+        case identityProvider = "idp", email, identityType = "idtyp", name, objectID = "oid", refreshHint = "rh"
+        case roles, scope = "scp", subject = "sub", tenantID = "tid", uniqueName = "unique_name"
+        case userPrincipalName = "upn", tokenIdentifier = "uti", version = "ver", authenticationContexts = "acrs"
+    }
+}

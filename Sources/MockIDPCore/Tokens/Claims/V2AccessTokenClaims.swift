@@ -1,0 +1,38 @@
+/// The claims of a v2 access token, user or app-only, in Entra's order (reference/entra-protocol.md §5.2, §5.3).
+/// Nil members are left out.
+struct V2AccessTokenClaims: Encodable {
+    var audience: String
+    var issuer: String
+    var issuedAt: Int
+    var notBefore: Int
+    var expires: Int
+    var aio: String
+    var authorizedParty: String
+    /// `ClientAuthenticationMethod`'s wire value.
+    var authorizedPartyAuthentication: String
+    var groups: [String]?
+    var identityProvider: String?
+    var email: String?
+    var identityType: String?
+    var name: String?
+    var objectID: String
+    var preferredUsername: String?
+    var refreshHint: String
+    var roles: [String]?
+    var scope: String?
+    var subject: String
+    var tenantID: String
+    var tokenIdentifier: String
+    var version = "2.0"
+    /// Only when the request's `claims` asked for MFA (a mock stand-in, so tests can see the step-up).
+    var authenticationMethods: [String]?
+    var authenticationContexts: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case audience = "aud", issuer = "iss", issuedAt = "iat", notBefore = "nbf", expires = "exp", aio
+        case authorizedParty = "azp", authorizedPartyAuthentication = "azpacr", groups, identityProvider = "idp"
+        case email, identityType = "idtyp", name, objectID = "oid", preferredUsername = "preferred_username"
+        case refreshHint = "rh", roles, scope = "scp", subject = "sub", tenantID = "tid", tokenIdentifier = "uti"
+        case version = "ver", authenticationMethods = "amr", authenticationContexts = "acrs"
+    }
+}

@@ -1,0 +1,37 @@
+/// The claims of a v2 ID token, in Entra's order (reference/entra-protocol.md §5.1). `email`, `name` and
+/// `preferred_username` follow the `email` and `profile` scopes.
+struct V2IDTokenClaims: Encodable {
+    var audience: String
+    var issuer: String
+    var issuedAt: Int
+    var notBefore: Int
+    var expires: Int
+    var authTime: Int?
+    var aio: String
+    var nonce: String?
+    var codeHash: String?
+    var accessTokenHash: String?
+    var identityProvider: String?
+    var email: String?
+    var groups: [String]?
+    var name: String?
+    var objectID: String
+    var preferredUsername: String?
+    var refreshHint: String
+    var roles: [String]?
+    var subject: String
+    var tenantID: String
+    var tokenIdentifier: String
+    var version = "2.0"
+    /// Only when the request's `claims` asked for MFA (a mock stand-in, so tests can see the step-up).
+    var authenticationMethods: [String]?
+    var authenticationContexts: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case audience = "aud", issuer = "iss", issuedAt = "iat", notBefore = "nbf", expires = "exp"
+        case authTime = "auth_time", aio, nonce, codeHash = "c_hash", accessTokenHash = "at_hash"
+        case identityProvider = "idp", email, groups, name, objectID = "oid", preferredUsername = "preferred_username"
+        case refreshHint = "rh", roles, subject = "sub", tenantID = "tid", tokenIdentifier = "uti", version = "ver"
+        case authenticationMethods = "amr", authenticationContexts = "acrs"
+    }
+}
