@@ -58,7 +58,10 @@ let package = Package(
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
         .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
         .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),
-        .testTarget(name: "MockIDPTests", dependencies: ["MockIDP", "MockIDPHTTP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
+        .testTarget(name: "MockIDPTests", dependencies: [
+            "MockIDP", "MockIDPHTTP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
         .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
     ]
