@@ -5,24 +5,20 @@ import Synchronization
 /// tenants as Entra ID would. Pure and synchronous: the clock and randomness are passed in, and nothing here
 /// knows HTTP; `MockIDP` maps requests and results to the wire.
 public final class IdentityProvider: Sendable {
-    struct State: Sendable {
-        var directory: Directory
-        /// The configuration as loaded: what `restoreLoadedConfiguration` goes back to.
-        var loadedConfiguration: IdentityProviderConfiguration
-        var keys: [SigningKey]
-        var refreshTokens: RefreshTokenStore
-        var authorizationCodes = AuthorizationCodeStore(capacity: 100_000)
-        var sessions = BrowserSessionStore(capacity: 50_000)
-        var deviceCodes = DeviceCodeStore()
-        /// Faults and extra claims registered through the control API, oldest first.
-        var faults: [Fault] = []
-        var extraClaims: [ExtraClaims] = []
-        var nextControlID = 0
-        /// Bumped whenever what discovery and key sets say can change (configuration, keys).
-        var generation: Int = 0
-    }
+    /// The directory being served (tenants, users, apps, signing keys), immutable and swapped whole when the
+    /// control API changes it. A request takes it once (`snapshot()`) and reads everything from that value.
+    private let current: Mutex<Directory>
+    /// The configuration as loaded: what `restoreLoadedConfiguration` goes back to.
+    let loadedConfiguration: Mutex<IdentityProviderConfiguration>
 
-    let state: Mutex<State>
+    // What requests issue and redeem, each store with its own lock (none is held while another is taken).
+    let authorizationCodes = Mutex(AuthorizationCodeStore(capacity: 100_000))
+    let sessions = Mutex(BrowserSessionStore(capacity: 50_000))
+    let refreshTokens = Mutex(RefreshTokenStore(capacity: 200_000))
+    let deviceCodes = Mutex(DeviceCodeStore())
+    /// Faults and extra claims registered through the control API.
+    let controls = Mutex(ControlRegistrations())
+
     /// The provider's clock (tests move it forward).
     public let clock: ProviderClock
     let random: RandomSource
@@ -31,35 +27,31 @@ public final class IdentityProvider: Sendable {
     public init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
                 random: RandomSource = SystemRandom()) {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
-        state = Mutex(State(directory: Directory(configuration), loadedConfiguration: configuration, keys: signingKeys, refreshTokens: RefreshTokenStore(capacity: 200_000)))
+        current = Mutex(Directory(configuration, signingKeys: signingKeys, generation: 0))
+        loadedConfiguration = Mutex(configuration)
         self.clock = clock
         self.random = random
     }
 
-    /// The configuration being served.
-    public var configuration: IdentityProviderConfiguration { state.withLock { $0.directory.configuration } }
+    /// The directory as it is now: the configuration, its indexes and the signing keys, one consistent value.
+    /// Takes the lock once; call it once per request and pass the value on.
+    public func snapshot() -> Directory { current.withLock { $0 } }
+
+    /// Replaces the served directory with `change(current)`, under the lock, so concurrent changes never lose
+    /// each other; the new directory's generation is one more. Returns what `change` returned besides.
+    func changeDirectory<T>(_ change: (Directory) -> (Directory, T)?) -> T? {
+        current.withLock { (directory: inout Directory) -> T? in
+            guard let (next, result) = change(directory) else { return nil }
+            directory = next.withGeneration(directory.generation + 1)
+            return result
+        }
+    }
 
     /// Serves `configuration` from now on; refresh tokens of users and apps that no longer exist stop working.
     public func replaceConfiguration(_ configuration: IdentityProviderConfiguration) {
-        state.withLock {
-            $0.directory = Directory(configuration)
-            $0.loadedConfiguration = configuration
-            $0.generation += 1
-        }
+        loadedConfiguration.withLock { $0 = configuration }
+        _ = changeDirectory { d in (Directory(configuration, signingKeys: d.signingKeys, generation: d.generation), ()) }
     }
-
-    /// Changes whenever documents built from the configuration or keys may change, so callers can cache them.
-    public var generation: Int { state.withLock { $0.generation } }
-
-    var directory: Directory { state.withLock { $0.directory } }
-    var activeKey: SigningKey {
-        state.withLock { s in
-            guard let first = s.keys.first else { preconditionFailure("the key ring is never empty") }
-            return first
-        }
-    }
-    /// Every published signing key, the active one first.
-    public var signingKeys: [SigningKey] { state.withLock { $0.keys } }
 
     /// The cloud a request speaks as: the one whose login (or B2C) host it came to, else the tenant's own.
     func cloud(for context: RequestContext, tenant: Tenant?) -> Cloud {
@@ -73,7 +65,7 @@ public final class IdentityProvider: Sendable {
     /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
     /// Unknown names are left to the endpoint, which reports them in its own way.
     public func hostRefusal(tenantSegment: String, context: RequestContext, forDiscovery: Bool) -> OAuthError? {
-        guard context.hostScope != .neutral, let tenant = directory.tenant(tenantSegment) else { return nil }
+        guard context.hostScope != .neutral, let tenant = snapshot().tenant(tenantSegment) else { return nil }
         return checkHost(serves: tenant, context: context, named: tenantSegment, forDiscovery: forDiscovery)
     }
 
@@ -85,17 +77,17 @@ public final class IdentityProvider: Sendable {
         return error
     }
 
-    func tokenFactory(_ context: RequestContext, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
-        TokenFactory(key: activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
+    func tokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
+        TokenFactory(key: directory.activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
                      issuerBaseURL: context.issuerBaseURL,
-                     lifetime: lifetime ?? configuration.tokens.lifetime, random: random, directory: directory,
+                     lifetime: lifetime ?? directory.configuration.tokens.lifetime, random: random, directory: directory,
                      claimsRequest: context.claims)
     }
 
     /// A factory for one token response of `clientID` (and `username`), carrying the control API's extra claims
     /// registered for them (which this counts as used).
-    func tokenFactory(_ context: RequestContext, tenant: Tenant?, clientID: String, username: String?) -> TokenFactory {
-        var factory = tokenFactory(context, tenant: tenant)
+    func tokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant?, clientID: String, username: String?) -> TokenFactory {
+        var factory = tokenFactory(directory, context, tenant: tenant)
         factory.extraClaims = takeExtraClaims(clientID: clientID, username: username)
         return factory
     }

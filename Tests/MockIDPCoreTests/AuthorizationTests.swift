@@ -61,7 +61,7 @@ import Testing
 
     func signIn(_ pairs: [(String, String)]) throws -> (ValidatedAuthorization, [(name: String, value: String)]) {
         guard case .signIn(let v) = check(pairs) else { throw OAuthError.invalidAuthorizationCode() }
-        let tenant = try #require(provider.configuration.tenants.first)
+        let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let alice = try #require(tenant.users.first)
         return (v, try provider.authorize(v, user: alice, tenant: tenant, authTime: Fixtures.now, sessionID: "sid-1",
                                           context: Fixtures.context).get())
@@ -106,7 +106,7 @@ import Testing
                                                                                    parameters: base().map { (name: $0.0, value: $0.1) })) else {
             Issue.record("expected sign-in"); return
         }
-        let tenant = try #require(provider.configuration.tenants.first)
+        let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let issued = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
                                             context: Fixtures.context).get()
         let code = try #require(issued.first?.value)

@@ -61,7 +61,7 @@ enum CloudFixtures {
 
     @Test("a cloud's login host serves its own tenants only; a B2C host only B2C tenants; others serve all")
     func servingRules() {
-        let tenants = provider.configuration.tenants
+        let tenants = provider.snapshot().configuration.tenants
         func served(_ host: String) -> Set<String> { Set(tenants.filter { HostScope(host: host).serves($0) }.map(\.id)) }
         #expect(served("login.microsoftonline.us") == [CloudFixtures.govID])
         #expect(served("login.chinacloudapi.cn") == [CloudFixtures.chinaID])

@@ -29,7 +29,7 @@ import Testing
         #expect(poll(provider, device).error?.error == "authorization_pending")
         let pending = try #require(provider.deviceLogin(userCode: user.lowercased()))
         #expect(pending.client.clientID == Fixtures.mobile)
-        let tenant = try #require(provider.configuration.tenants.first)
+        let tenant = try #require(provider.snapshot().configuration.tenants.first)
         provider.completeDeviceLogin(userCode: pending.userCode, user: tenant.users[0], tenant: tenant)
         clock.advance(by: 5)
         #expect(Fixtures.claims(poll(provider, device).body?["id_token"]?.stringValue)["oid"] == .string(Fixtures.aliceOID))

@@ -22,12 +22,12 @@ import Testing
 
     @Test("replacing a user by username changes the password; an unknown tenant changes nothing")
     func replaceUser() throws {
-        var alice = try #require(provider.configuration.tenants.first?.users.first)
+        var alice = try #require(provider.snapshot().configuration.tenants.first?.users.first)
         alice.password = "new-password"
         #expect(provider.upsertUser(alice, tenant: Fixtures.contosoID.uppercased()))
         #expect(password("ALICE@contoso.onmicrosoft.com", "alice-password").error?.aadsts == 50126)
         #expect(password("alice@contoso.onmicrosoft.com", "new-password").body?["access_token"] != nil)
-        #expect(provider.configuration.tenants.first?.users.count == 2)
+        #expect(provider.snapshot().configuration.tenants.first?.users.count == 2)
         #expect(!provider.upsertUser(alice, tenant: "nowhere.onmicrosoft.com"))
     }
 

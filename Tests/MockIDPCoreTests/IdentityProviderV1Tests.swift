@@ -109,7 +109,7 @@ import Testing
         ].map { (name: $0.0, value: $0.1) }))
         guard case .signIn(let validated) = decision else { Issue.record("expected sign-in: \(decision)"); return }
         #expect(validated.version == .v1)
-        let tenant = try #require(provider.configuration.tenants.first)
+        let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let alice = try #require(tenant.users.first)
         guard case .success(let response) = provider.authorize(validated, user: alice, tenant: tenant, authTime: Fixtures.now,
                                                                sessionID: "s", context: Fixtures.context),

@@ -353,7 +353,7 @@ import Testing
     func headlessSignIn() async throws {
         try await Self.withB2C { idp in
             let provider = idp.server.provider
-            var app = try #require(provider.configuration.tenants.first?.apps.first { $0.clientID == Self.mobile })
+            var app = try #require(provider.snapshot().configuration.tenants.first?.apps.first { $0.clientID == Self.mobile })
             app.headlessSignIn = true
             provider.upsertApp(app, tenant: Self.tenantID)
             let r = try await PageClient().send("GET", Self.authorizeURL(idp, extra: [("login_hint", "frank@example.com")]))

@@ -90,21 +90,21 @@ extension EndpointHandlers {
             case .success(let fault): return controlJSON(provider.addFault(fault).json, status: .created)
             }
         case .listFaults:
-            return controlJSON(.object(["faults": .array(provider.faults.map(\.json))]))
+            return controlJSON(.object(["faults": .array(provider.pendingFaults().map(\.json))]))
         case .rotateKeys:
-            let previous = provider.signingKeys.first?.keyID
+            let previous = provider.snapshot().signingKeys.first?.keyID
             let key: SigningKey
             do { key = try SigningKey.generate() } catch {
                 return controlError(.internalServerError, "server_error", "A new signing key could not be made.",
                                     reason: "generating a signing key failed: \(error)")
             }
             provider.rotateSigningKey(to: key)
-            var body: JSONObject = ["kid": .string(key.keyID), "keys": .array(provider.signingKeys.map { .string($0.keyID) })]
+            var body: JSONObject = ["kid": .string(key.keyID), "keys": .array(provider.snapshot().signingKeys.map { .string($0.keyID) })]
             if let previous { body["previous"] = .string(previous) }
             return controlJSON(.object(body))
         case .retireKeys:
             let retired = provider.retireSigningKeys()
-            return controlJSON(.object(["kid": .string(provider.signingKeys.first?.keyID ?? ""),
+            return controlJSON(.object(["kid": .string(provider.snapshot().signingKeys.first?.keyID ?? ""),
                                         "retired": .array(retired.map { .string($0) })]))
         case .clock:
             var body = ControlBody(request.body, known: ["advance"])
@@ -124,7 +124,7 @@ extension EndpointHandlers {
 
     /// A user or app in the configuration's own keys, decoded and validated as the configuration file is.
     private func addDirectoryEntry(_ call: ControlCall, _ request: HTTPRequest, tenant segment: String) -> HTTPResponse {
-        guard let tenant = provider.configuration.tenants.first(where: { t in
+        guard let tenant = provider.snapshot().configuration.tenants.first(where: { t in
             t.id == segment.lowercased() || t.domains.contains { $0.lowercased() == segment.lowercased() }
         }) else {
             return controlError(.notFound, "tenant_not_found", "No configured tenant has the id or domain '\(segment)'.",
@@ -135,13 +135,13 @@ extension EndpointHandlers {
         do throws(ConfigurationError) {
             if call == .addUser {
                 let user = try ConfigurationLoader.decodeUser(text: text, fileName: "request body", tenantID: tenant.id,
-                                                              joining: provider.configuration)
+                                                              joining: provider.snapshot().configuration)
                 provider.upsertUser(user, tenant: tenant.id)
                 return controlJSON(.object(["tenant": .string(tenant.id), "username": .string(user.username),
                                             "oid": .string(user.objectID)]), status: .created)
             }
             let app = try ConfigurationLoader.decodeApp(text: text, fileName: "request body", baseDirectory: ".", tenantID: tenant.id,
-                                                        joining: provider.configuration)
+                                                        joining: provider.snapshot().configuration)
             provider.upsertApp(app, tenant: tenant.id)
             return controlJSON(.object(["tenant": .string(tenant.id), "clientId": .string(app.clientID),
                                         "type": .string(app.type.rawValue)]), status: .created)

@@ -42,7 +42,7 @@ extension EndpointHandlers {
     func applyingFaults(_ site: FaultSite, _ handler: @escaping Router.Handler) -> Router.Handler {
         guard let name = site.name else { return handler }
         return { request, params in
-            guard provider.hasFaults, let fault = provider.takeFault(for: faultTarget(name, request, params)) else {
+            guard provider.hasFaults(), let fault = provider.takeFault(for: faultTarget(name, request, params)) else {
                 return handler(request, params)
             }
             var response = fault.isDelayOnly ? handler(request, params) : faultResponse(fault, site, request, params)

@@ -146,7 +146,7 @@ struct EndpointHandlers: Sendable {
     /// Errors are not cached (their trace IDs and timestamps are per request).
     func cachedDocument(_ key: String, context: RequestContext, build: () -> Result<JSONValue, OAuthError>) -> HTTPResponse {
         var failure: OAuthError?
-        let body = documents.body(key, generation: provider.generation) {
+        let body = documents.body(key, generation: provider.snapshot().generation) {
             switch build() {
             case .success(let document): return document.serialized()
             case .failure(let error): failure = error; return nil
@@ -243,7 +243,7 @@ struct EndpointHandlers: Sendable {
     /// configuration serves (its `hosts`, its tenants' cloud hosts, its B2C tenants' `*.b2clogin.*` hosts).
     func servedHosts(_ context: RequestContext) -> Set<String> {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", context.host, options.host.lowercased()]
-        hosts.formUnion(provider.configuration.servedHostNames)
+        hosts.formUnion(provider.snapshot().configuration.servedHostNames)
         return hosts
     }
 

@@ -36,7 +36,7 @@ extension IdentityProvider {
         }
         func value(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
 
-        let directory = self.directory
+        let directory = snapshot()
         guard let authority = Authority(segment: request.tenant, directory: directory) else {
             return .errorPage(.tenantNotFound(request.tenant, forDiscovery: false))
         }
@@ -137,6 +137,7 @@ extension IdentityProvider {
     public func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
                           newUser: Bool = false, context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
         if let refusal = checkHost(serves: tenant, context: context) { return .failure(refusal) }
+        let directory = snapshot()
         var response: [(name: String, value: String)] = []
         var code: String?
         if request.responseTypes.contains("code") {
@@ -146,16 +147,16 @@ extension IdentityProvider {
                 userObjectID: user.objectID, username: user.username, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, codeChallengeMethod: request.codeChallengeMethod,
                 authTime: authTime, maxAgeRequested: request.maxAge != nil,
-                expiresAt: clock.now() + configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser)
+                expiresAt: clock.now() + directory.configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser)
             let now = clock.now()
-            state.withLock { $0.authorizationCodes.insert(issued, record, now: now) }
+            authorizationCodes.withLock { $0.insert(issued, record, now: now) }
             response.append(("code", issued))
             code = issued
         }
         if let b2c = request.b2c, request.responseTypes.contains("token") || request.responseTypes.contains("id_token") {
             do throws(OAuthError) {
                 response += try b2cImplicitTokens(request, b2c: b2c, user: user, authTime: authTime, code: code,
-                                                  newUser: newUser, context: context)
+                                                  newUser: newUser, directory: directory, context: context)
             } catch {
                 return .failure(error)
             }
@@ -167,10 +168,10 @@ extension IdentityProvider {
                                   applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
                                   nonce: request.nonce, includeClientInfo: false)
                 if request.maxAge != nil { grant.authTime = authTime }
-                let factory = tokenFactory(context, tenant: tenant)
+                let factory = tokenFactory(directory, context, tenant: tenant)
                 let version = TokenVersion(request.version)
                 response += try frontChannelTokens(
-                    request, code: code,
+                    request, code: code, lifetime: factory.lifetime,
                     accessToken: { () throws(OAuthError) in try factory.userAccessToken(grant, user: user, tenant: tenant) },
                     idToken: { hashes throws(OAuthError) in
                         try factory.idToken(grant, user: user, tenant: tenant, version: version, hashes: hashes)
@@ -180,7 +181,7 @@ extension IdentityProvider {
             }
         }
         if request.includeClientInfo {
-            let info = request.b2c.map { TokenFactory.b2cClientInfo(user: user, authority: $0) } ?? tokenFactory(context, tenant: tenant).clientInfo(user: user, tenant: tenant)
+            let info = request.b2c.map { TokenFactory.b2cClientInfo(user: user, authority: $0) } ?? tokenFactory(directory, context, tenant: tenant).clientInfo(user: user, tenant: tenant)
             response.append(("client_info", info))
         }
         if let state = request.state { response.append(("state", state)) }
@@ -216,7 +217,7 @@ extension IdentityProvider {
 extension IdentityProvider {
     /// The tokens of an implicit or hybrid response, Entra's or B2C's: `access_token` when asked for (and
     /// `accessToken` makes one), then `id_token` with `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
-    func frontChannelTokens(_ request: ValidatedAuthorization, code: String?,
+    func frontChannelTokens(_ request: ValidatedAuthorization, code: String?, lifetime: Int,
                             accessToken: () throws(OAuthError) -> String?,
                             idToken: (TokenFactory.TokenHashes) throws(OAuthError) -> String) throws(OAuthError) -> [(name: String, value: String)] {
         var response: [(name: String, value: String)] = []
@@ -224,7 +225,7 @@ extension IdentityProvider {
         if request.responseTypes.contains("token"), let token = try accessToken() {
             issuedAccessToken = token
             response += [("access_token", token), ("token_type", "Bearer"),
-                         ("expires_in", String(configuration.tokens.lifetime)), ("scope", request.scope)]
+                         ("expires_in", String(lifetime)), ("scope", request.scope)]
         }
         if request.responseTypes.contains("id_token") {
             let hashes = TokenFactory.TokenHashes(code: code.map(Self.halfHash), accessToken: issuedAccessToken.map(Self.halfHash))

@@ -21,7 +21,7 @@ extension IdentityProvider {
                                     version: ProtocolVersion = .v2, context: RequestContext) -> Result<JSONValue, OAuthError> {
         do throws(OAuthError) {
             let p = try TokenParameters(TokenRequest(tenant: segment, parameters: parameters))
-            let directory = self.directory
+            let directory = snapshot()
             guard let authority = Authority(segment: segment, directory: directory) else {
                 throw .tenantNotFound(segment, forDiscovery: false)
             }
@@ -46,7 +46,7 @@ extension IdentityProvider {
             let record = DeviceAuthorization(userCode: userCode, clientID: client.clientID, tenantSegment: segment, scope: scope,
                                              expiresAt: now + Self.deviceCodeLifetime, interval: Self.deviceCodeInterval,
                                              lastPoll: nil, status: .pending)
-            state.withLock { $0.deviceCodes.insert(deviceCode: deviceCode, record, now: now) }
+            deviceCodes.withLock { $0.insert(deviceCode: deviceCode, record, now: now) }
             let verification = EndpointTable.url(.deviceLogin, baseURL: context.baseURL)
             // Entra (v1): ADAL reads `verification_url` (reference §4.1).
             return .success([
@@ -64,11 +64,11 @@ extension IdentityProvider {
     public func deviceLogin(userCode: String) -> DeviceLoginRequest? {
         let code = userCode.uppercased().filter { !$0.isWhitespace && $0 != "-" }
         let now = clock.now()
-        guard let (_, record) = state.withLock({ s -> (String, DeviceAuthorization)? in
-            guard let d = s.deviceCodes.deviceCode(forUserCode: code), let r = s.deviceCodes[deviceCode: d] else { return nil }
+        guard let (_, record) = deviceCodes.withLock({ s -> (String, DeviceAuthorization)? in
+            guard let d = s.deviceCode(forUserCode: code), let r = s[deviceCode: d] else { return nil }
             return (d, r)
         }), case .pending = record.status, record.expiresAt > now else { return nil }
-        let directory = self.directory
+        let directory = snapshot()
         guard let authority = Authority(segment: record.tenantSegment, directory: directory),
               let client = authorizationClient(record.clientID, authority: authority, directory: directory) else { return nil }
         return DeviceLoginRequest(userCode: code, client: client, tenantSegment: record.tenantSegment, scope: record.scope)
@@ -76,15 +76,15 @@ extension IdentityProvider {
 
     /// The user at `/devicelogin` signed in (`user` set) or declined (`user` nil).
     public func completeDeviceLogin(userCode: String, user: User?, tenant: Tenant?) {
-        state.withLock { s in
-            guard let d = s.deviceCodes.deviceCode(forUserCode: userCode), var r = s.deviceCodes[deviceCode: d],
+        deviceCodes.withLock { s in
+            guard let d = s.deviceCode(forUserCode: userCode), var r = s[deviceCode: d],
                   case .pending = r.status else { return }
             if let user, let tenant {
                 r.status = .approved(userObjectID: user.objectID, username: user.username, tenantID: tenant.id)
             } else {
                 r.status = .declined
             }
-            s.deviceCodes[deviceCode: d] = r
+            s[deviceCode: d] = r
         }
     }
 
@@ -95,11 +95,11 @@ extension IdentityProvider {
         guard let deviceCode = parameters["device_code"] ?? parameters["code"] else { throw .missingParameter("device_code") }
         let clientID = try parameters.required("client_id")
         let now = clock.now()
-        let record: DeviceAuthorization = try state.withLock { (s: inout State) throws(OAuthError) -> DeviceAuthorization in
-            guard var r = s.deviceCodes[deviceCode: deviceCode], r.clientID == clientID.lowercased() else { throw .badVerificationCode() }
+        let record: DeviceAuthorization = try deviceCodes.withLock { (s: inout DeviceCodeStore) throws(OAuthError) -> DeviceAuthorization in
+            guard var r = s[deviceCode: deviceCode], r.clientID == clientID.lowercased() else { throw .badVerificationCode() }
             let previous = r.lastPoll
             r.lastPoll = now
-            s.deviceCodes[deviceCode: deviceCode] = r
+            s[deviceCode: deviceCode] = r
             guard now < r.expiresAt else { throw .deviceCodeExpired() }
             switch r.status {
             case .pending:
@@ -111,7 +111,7 @@ extension IdentityProvider {
             case .approved:
                 var spent = r
                 spent.status = .redeemed
-                s.deviceCodes[deviceCode: deviceCode] = spent
+                s[deviceCode: deviceCode] = spent
                 return r
             }
         }
@@ -125,6 +125,6 @@ extension IdentityProvider {
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
                           applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")
-        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+        return try userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
     }
 }

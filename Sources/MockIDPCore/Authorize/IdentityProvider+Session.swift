@@ -4,7 +4,7 @@ extension IdentityProvider {
     /// Checks a username and password typed into the sign-in page for the tenant of the request
     /// (`common`/`organizations`: the tenant of the username's domain).
     public func verifyPassword(username: String, password: String, tenantSegment: String) -> Result<(User, Tenant), OAuthError> {
-        let directory = self.directory
+        let directory = snapshot()
         guard let authority = Authority(segment: tenantSegment, directory: directory) else {
             return .failure(.tenantNotFound(tenantSegment, forDiscovery: false))
         }
@@ -25,15 +25,15 @@ extension IdentityProvider {
     public func addToSession(_ sessionID: String, user: User, tenant: Tenant, authTime: Int) {
         let now = clock.now()
         let account = SessionAccount(tenantID: tenant.id, objectID: user.objectID, username: user.username, authTime: authTime)
-        state.withLock { $0.sessions.add(account, to: sessionID, now: now) }
+        sessions.withLock { $0.add(account, to: sessionID, now: now) }
     }
 
     /// The accounts of a browser session that still exist and may sign in to `tenantSegment`.
     public func sessionAccounts(_ sessionID: String?, tenantSegment: String) -> [(account: SessionAccount, user: User, tenant: Tenant)] {
         guard let sessionID else { return [] }
         let now = clock.now()
-        let accounts = state.withLock { $0.sessions.accounts(sessionID, now: now) }
-        let directory = self.directory
+        let accounts = sessions.withLock { $0.accounts(sessionID, now: now) }
+        let directory = snapshot()
         let authority = Authority(segment: tenantSegment, directory: directory)
         return accounts.compactMap { account in
             guard let tenant = directory.tenant(account.tenantID), let user = directory.user(account.username, in: tenant),
@@ -46,16 +46,16 @@ extension IdentityProvider {
     /// Whether `name` (a `login_hint`) names `user` of `tenant`: the username, or for a guest the name they use at home
     /// (Entra: a B2B guest is hinted, and signs in, with their own account's name).
     public func isNamed(_ name: String, user: User, in tenant: Tenant) -> Bool {
-        user.username.lowercased() == name.lowercased() || directory.user(name, in: tenant)?.objectID == user.objectID
+        user.username.lowercased() == name.lowercased() || snapshot().user(name, in: tenant)?.objectID == user.objectID
     }
 
     /// Signs every account of the session out.
-    public func endSession(_ sessionID: String) { state.withLock { $0.sessions[sessionID] = nil } }
+    public func endSession(_ sessionID: String) { sessions.withLock { $0[sessionID] = nil } }
 
     /// Users the sign-in page offers to pick from: the tenant's, or every tenant's for common/organizations.
     /// At a cloud's host (`hostScope`), common/organizations offer only that cloud's users.
     public func pickableUsers(tenantSegment: String, hostScope: HostScope = .neutral) -> [(user: User, tenant: Tenant)] {
-        let directory = self.directory
+        let directory = snapshot()
         switch Authority(segment: tenantSegment, directory: directory) {
         case .tenant(let t): return t.users.map { ($0, t) }
         case .common, .organizations:
@@ -67,7 +67,7 @@ extension IdentityProvider {
 
     /// Whether `uri` may receive a user after logout: registered for `clientID`, or for any app of the tenant.
     public func isRegisteredLogoutRedirect(_ uri: String, clientID: String?, tenantSegment: String) -> Bool {
-        let directory = self.directory
+        let directory = snapshot()
         guard let authority = Authority(segment: tenantSegment, directory: directory) else { return false }
         let apps: [Application]
         if let clientID, let app = authorizationClient(clientID, authority: authority, directory: directory) {

@@ -25,7 +25,8 @@ extension IdentityProvider {
     /// B2C tenant and policy otherwise, or B2C's error for a missing or unknown policy. `status` is the HTTP
     /// status of that error (404 for metadata documents, as B2C answers them).
     public func b2cAuthority(tenantSegment: String, policy: String?, form: B2CPolicyForm,
-                             status: Int = 400) -> Result<B2CAuthority?, OAuthError> {
+                             status: Int = 400, directory: Directory? = nil) -> Result<B2CAuthority?, OAuthError> {
+        let directory = directory ?? snapshot()
         let policyName = policy.flatMap { $0.isEmpty ? nil : $0 }
         guard let tenant = directory.tenant(tenantSegment) else {
             if policyName == nil { return .success(nil) }   // Entra's own tenant checks answer (common, unknown tenants)

@@ -31,7 +31,7 @@ extension IdentityProvider {
     /// A B2C policy's key set: `kid`, `nbf`, `use`, `kty`, `e`, `n`, without Entra's `x5t`, `x5c` and `issuer` (§5.4, §6).
     public func b2cKeySet(_ authority: B2CAuthority) -> Result<JSONValue, OAuthError> {
         var keys: [JSONValue] = []
-        for key in signingKeys {
+        for key in snapshot().signingKeys {
             guard let (modulus, exponent) = key.certificate.publicKey.rsaComponents else {
                 return .failure(OAuthError(error: "server_error", message: "The key set could not be built.", status: 500,
                                            reason: "a signing key is not RSA"))

@@ -3,15 +3,15 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// A B2C policy's token endpoint: `authorization_code` and `refresh_token`, and `password` at ROPC policies,
     /// with B2C's error codes.
-    func b2cToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
+    func b2cToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority, directory: Directory,
                   context: RequestContext) throws(OAuthError) -> TokenResponse {
         do throws(OAuthError) {
             let grantType = try parameters.required("grant_type")
             switch grantType {
-            case "authorization_code": return try b2cAuthorizationCode(parameters, request: request, authority: authority, context: context)
-            case "refresh_token": return try b2cRefreshToken(parameters, request: request, authority: authority, context: context)
+            case "authorization_code": return try b2cAuthorizationCode(parameters, request: request, authority: authority, directory: directory, context: context)
+            case "refresh_token": return try b2cRefreshToken(parameters, request: request, authority: authority, directory: directory, context: context)
             case "password" where authority.policy.kind == .ropc:
-                return try b2cPassword(parameters, request: request, authority: authority, context: context)
+                return try b2cPassword(parameters, request: request, authority: authority, directory: directory, context: context)
             default: throw .b2cUnsupportedGrantType(grantType)
             }
         } catch {
@@ -22,10 +22,9 @@ extension IdentityProvider {
     /// A code from this tenant's authorize endpoint, redeemed once, by its client, with its redirect URI and PKCE
     /// verifier, at the policy that issued it.
     private func b2cAuthorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
-                                      context: RequestContext) throws(OAuthError) -> TokenResponse {
+                                      directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")
-        let directory = self.directory
-        guard let record = state.withLock({ $0.authorizationCodes[code] }), let policy = record.policy,
+        guard let record = authorizationCodes.withLock({ $0[code] }), let policy = record.policy,
               record.tenantID == authority.tenant.id else { throw .invalidAuthorizationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
                                                        directory: directory, context: context, requireCredential: true)
@@ -41,19 +40,18 @@ extension IdentityProvider {
             throw .refreshTokenUserGone()
         }
         let scopes = try B2CScopeRequest(parameters["scope"] ?? record.scope, client: client, tenant: authority.tenant, directory: directory)
-        guard state.withLock({ $0.authorizationCodes.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
+        guard authorizationCodes.withLock({ $0.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
         let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: clock.now(), authTime: record.authTime,
                              nonce: record.nonce, newUser: record.newUser, includeClientInfo: parameters["client_info"] == "1")
-        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, context: context)
+        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, directory: directory, context: context)
     }
 
     /// The ROPC user flow: a public client sends a local account's sign-in name and password (B2C's
     /// add-ropc-policy article); the tokens are the policy's, with no `newUser` and no nonce.
     private func b2cPassword(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
-                             context: RequestContext) throws(OAuthError) -> TokenResponse {
+                             directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let username = try parameters.required("username")
         let password = try parameters.required("password")
-        let directory = self.directory
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
                                                        directory: directory, context: context, requireCredential: false)
         guard !client.isConfidential else { throw .ropcNotEnabled(clientID: client.clientID) }
@@ -67,16 +65,15 @@ extension IdentityProvider {
         let now = clock.now()
         let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: now, authTime: now,
                              nonce: nil, newUser: false, includeClientInfo: parameters["client_info"] == "1")
-        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, context: context)
+        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, directory: directory, context: context)
     }
 
     /// A refresh token of this tenant's B2C policies, for its client and a user who still exists; the tokens
     /// name the policy whose endpoint was called.
     private func b2cRefreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
-                                 context: RequestContext) throws(OAuthError) -> TokenResponse {
+                                 directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        let directory = self.directory
-        guard let record = state.withLock({ $0.refreshTokens[token] }), record.policy != nil,
+        guard let record = refreshTokens.withLock({ $0[token] }), record.policy != nil,
               record.tenantID == authority.tenant.id else { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
                                                        directory: directory, context: context, requireCredential: true)
@@ -91,17 +88,17 @@ extension IdentityProvider {
         let scopes = try B2CScopeRequest(parameters["scope"] ?? record.scope, client: client, tenant: authority.tenant, directory: directory)
         let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: now, authTime: record.issuedAt,
                              nonce: nil, newUser: false, includeClientInfo: parameters["client_info"] == "1")
-        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, context: context)
+        return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, directory: directory, context: context)
     }
 
     /// B2C's token response: `access_token` only when a resource or the client ID was asked for, `id_token` for
     /// `openid`, `refresh_token` for `offline_access`, and B2C's `not_before`, `expires_on`, `resource`,
     /// `id_token_expires_in`, `refresh_token_expires_in`.
     private func b2cTokenResponse(_ grant: B2CGrant, user: User, clientAuthentication: ClientAuthenticationMethod,
-                                  context: RequestContext) throws(OAuthError) -> TokenResponse {
+                                  directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         // The control API's extra claims, as for Entra's token responses.
-        let factory = tokenFactory(context, tenant: grant.authority.tenant, clientID: grant.client.clientID, username: user.username)
-        let lifetime = configuration.tokens.lifetime
+        let factory = tokenFactory(directory, context, tenant: grant.authority.tenant, clientID: grant.client.clientID, username: user.username)
+        let lifetime = factory.lifetime
         var body = JSONObject()
         if let audience = grant.scopes.audience {
             body["access_token"] = .string(try factory.b2cAccessToken(grant, user: user, audience: audience))
@@ -118,8 +115,9 @@ extension IdentityProvider {
             body["refresh_token"] = .string(storeRefreshToken(
                 tenant: grant.authority.tenant, clientID: grant.client.clientID, user: user,
                 scope: grant.scopes.requested.joined(separator: " "), clientAuthentication: clientAuthentication,
-                issuedAt: grant.issuedAt, policy: grant.authority.policy.name))
-            body["refresh_token_expires_in"] = .int(configuration.tokens.refreshLifetime)
+                issuedAt: grant.issuedAt, lifetime: directory.configuration.tokens.refreshLifetime,
+                policy: grant.authority.policy.name))
+            body["refresh_token_expires_in"] = .int(directory.configuration.tokens.refreshLifetime)
         }
         if grant.includeClientInfo {
             body["client_info"] = .string(TokenFactory.b2cClientInfo(user: user, authority: grant.authority))

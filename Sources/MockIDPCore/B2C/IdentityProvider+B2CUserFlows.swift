@@ -16,7 +16,7 @@ extension IdentityProvider {
         guard Self.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
         if let problem = Self.passwordProblem(password, reentered: reenteredPassword) { return .failure(problem) }
         let tenant = authority.tenant
-        guard directory.user(email, in: tenant) == nil else {
+        guard snapshot().user(email, in: tenant) == nil else {
             return .failure(SelfAssertedProblem(message: "A user with the specified ID already exists. Please choose a different one."))
         }
         var claims = JSONObject()
@@ -32,7 +32,7 @@ extension IdentityProvider {
     /// Sets a new password for an existing local account (B2C would first verify the e-mail address by a code).
     public func b2cResetPassword(email: String, newPassword: String, reenteredPassword: String,
                                  authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
-        guard var user = directory.user(email.trimmingSpaces(), in: authority.tenant) else {
+        guard var user = snapshot().user(email.trimmingSpaces(), in: authority.tenant) else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
         }
         if let problem = Self.passwordProblem(newPassword, reentered: reenteredPassword) { return .failure(problem) }
@@ -44,7 +44,7 @@ extension IdentityProvider {
     /// Changes the display name, given name and surname of a signed-in user.
     public func b2cEditProfile(_ user: User, displayName: String, givenName: String, surname: String,
                                authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
-        guard var current = directory.user(user.username, in: authority.tenant), current.objectID == user.objectID else {
+        guard var current = snapshot().user(user.username, in: authority.tenant), current.objectID == user.objectID else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
         }
         guard !displayName.isEmpty else { return .failure(SelfAssertedProblem(message: "Display Name is required.")) }
@@ -79,12 +79,12 @@ extension IdentityProvider {
 
     /// The ID and access tokens of a B2C implicit or hybrid response (`c_hash` / `at_hash` as OpenID Connect §3.3.2.11).
     func b2cImplicitTokens(_ request: ValidatedAuthorization, b2c: B2CAuthority, user: User, authTime: Int, code: String?,
-                           newUser: Bool, context: RequestContext) throws(OAuthError) -> [(name: String, value: String)] {
+                           newUser: Bool, directory: Directory, context: RequestContext) throws(OAuthError) -> [(name: String, value: String)] {
         let scopes = try B2CScopeRequest(request.scope, client: request.client, tenant: b2c.tenant, directory: directory)
         let grant = B2CGrant(client: request.client, authority: b2c, scopes: scopes, issuedAt: clock.now(), authTime: authTime,
                              nonce: request.nonce, newUser: newUser, includeClientInfo: false)
-        let factory = tokenFactory(context, tenant: b2c.tenant)
-        return try frontChannelTokens(request, code: code,
+        let factory = tokenFactory(directory, context, tenant: b2c.tenant)
+        return try frontChannelTokens(request, code: code, lifetime: factory.lifetime,
                                       accessToken: { () throws(OAuthError) in
                                           try scopes.audience.map { audience throws(OAuthError) in
                                               try factory.b2cAccessToken(grant, user: user, audience: audience)

@@ -6,26 +6,25 @@ extension IdentityProvider {
 
     /// Registers `fault`; returns it with its ID.
     public func addFault(_ fault: Fault) -> Fault {
-        state.withLock { s in
+        controls.withLock { s in
             var f = fault
-            s.nextControlID += 1
-            f.id = s.nextControlID
+            f.id = s.newID()
             s.faults.append(f)
             return f
         }
     }
 
     /// True when any fault waits (a cheap check before matching).
-    public var hasFaults: Bool { state.withLock { !$0.faults.isEmpty } }
+    public func hasFaults() -> Bool { controls.withLock { !$0.faults.isEmpty } }
 
     /// The faults waiting, oldest first.
-    public var faults: [Fault] { state.withLock { $0.faults } }
+    public func pendingFaults() -> [Fault] { controls.withLock { $0.faults } }
 
     /// The oldest fault matching `target`, counted as used; nil when none does. A request whose `claims` answer a
     /// fault's challenge is not matched by that fault.
     public func takeFault(for target: FaultTarget) -> Fault? {
-        state.withLock { s in
-            let directory = s.directory
+        let directory = snapshot()
+        return controls.withLock { s in
             guard let index = s.faults.firstIndex(where: { fault in
                 guard fault.endpoint == target.endpoint else { return false }
                 if let want = fault.clientID, want.lowercased() != target.clientID?.lowercased() { return false }
@@ -54,10 +53,9 @@ extension IdentityProvider {
 
     /// Registers claims for the next matching token responses; returns them with their ID.
     public func addExtraClaims(_ extra: ExtraClaims) -> ExtraClaims {
-        state.withLock { s in
+        controls.withLock { s in
             var e = extra
-            s.nextControlID += 1
-            e.id = s.nextControlID
+            e.id = s.newID()
             s.extraClaims.append(e)
             return e
         }
@@ -66,7 +64,8 @@ extension IdentityProvider {
     /// The claims every matching registration adds to one token response (later registrations win), each
     /// registration counted as used.
     func takeExtraClaims(clientID: String, username: String?) -> JSONObject {
-        state.withLock { s in
+        controls.withLock { s in
+            guard !s.extraClaims.isEmpty else { return JSONObject() }
             var merged = JSONObject()
             var kept: [ExtraClaims] = []
             for var extra in s.extraClaims {
@@ -87,21 +86,13 @@ extension IdentityProvider {
 
     /// Signs with `key` from now on; the keys used before stay published until `retireSigningKeys`.
     public func rotateSigningKey(to key: SigningKey) {
-        state.withLock { s in
-            s.keys.insert(key, at: 0)
-            s.generation += 1
-        }
+        _ = changeDirectory { d in (d.withSigningKeys([key] + d.signingKeys), ()) }
     }
 
     /// Removes every key but the one that signs from the key sets; returns the key IDs removed.
     @discardableResult
     public func retireSigningKeys() -> [String] {
-        state.withLock { s in
-            let retired = s.keys.dropFirst().map(\.keyID)
-            s.keys = Array(s.keys.prefix(1))
-            s.generation += 1
-            return retired
-        }
+        changeDirectory { d in (d.withSigningKeys([d.activeKey]), d.signingKeys.dropFirst().map(\.keyID)) } ?? []
     }
 
     // MARK: reset
@@ -110,11 +101,11 @@ extension IdentityProvider {
     /// tokens, no faults or extra claims, and the real time. Signing keys stay as they are.
     public func reset() {
         restoreLoadedConfiguration()
-        state.withLock { s in
-            s.refreshTokens.removeAll()
-            s.authorizationCodes.removeAll()
-            s.sessions.removeAll()
-            s.deviceCodes.removeAll()
+        refreshTokens.withLock { $0.removeAll() }
+        authorizationCodes.withLock { $0.removeAll() }
+        sessions.withLock { $0.removeAll() }
+        deviceCodes.withLock { $0.removeAll() }
+        controls.withLock { s in
             s.faults.removeAll()
             s.extraClaims.removeAll()
         }

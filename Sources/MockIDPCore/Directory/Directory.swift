@@ -1,6 +1,15 @@
-/// The configuration indexed for lookups: tenants by id and domain, users by name, apps by client id and identifier URI.
-struct Directory: Sendable {
-    let configuration: IdentityProviderConfiguration
+import MockIDPJOSE
+
+/// The directory a request reads: the configuration indexed for lookups (tenants by id and domain, users by name,
+/// apps by client id and identifier URI) and the signing keys. Immutable: the provider swaps it whole when the
+/// control API changes users, apps or keys (`IdentityProvider.snapshot()`).
+public struct Directory: Sendable {
+    /// The configuration being served.
+    public let configuration: IdentityProviderConfiguration
+    /// Every published signing key, the one that signs first.
+    public private(set) var signingKeys: [SigningKey]
+    /// Bumped whenever what discovery and key sets say can change (configuration, keys), so callers can cache them.
+    public private(set) var generation: Int
     private let tenantIndex: [String: Int]
     private let userIndex: [Int: [String: Int]]
     private let appIndex: [Int: [String: Int]]
@@ -8,8 +17,11 @@ struct Directory: Sendable {
     /// Per tenant: guests by the name they sign in with at home (lower-case) → user index.
     private var guestIndex: [Int: [String: Int]] = [:]
 
-    init(_ configuration: IdentityProviderConfiguration) {
+    init(_ configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], generation: Int) {
+        precondition(!signingKeys.isEmpty, "the key ring is never empty")
         self.configuration = configuration
+        self.signingKeys = signingKeys
+        self.generation = generation
         var tenants: [String: Int] = [:]
         var users: [Int: [String: Int]] = [:]
         var apps: [Int: [String: Int]] = [:]
@@ -35,6 +47,25 @@ struct Directory: Sendable {
                 if guestIndex[t, default: [:]][home.username.lowercased()] == nil { guestIndex[t, default: [:]][home.username.lowercased()] = u }
             }
         }
+    }
+
+    /// The key that signs.
+    var activeKey: SigningKey {
+        guard let first = signingKeys.first else { preconditionFailure("the key ring is never empty") }
+        return first
+    }
+
+    /// This directory with `keys` as its key ring.
+    func withSigningKeys(_ keys: [SigningKey]) -> Directory {
+        var copy = self
+        copy.signingKeys = keys
+        return copy
+    }
+
+    func withGeneration(_ generation: Int) -> Directory {
+        var copy = self
+        copy.generation = generation
+        return copy
     }
 
     /// The tenant with this GUID or domain.

@@ -30,21 +30,17 @@ extension IdentityProvider {
     /// Serves the configuration the provider was started with (or last given by `replaceConfiguration`) again:
     /// users added or changed at run time are gone.
     public func restoreLoadedConfiguration() {
-        state.withLock {
-            $0.directory = Directory($0.loadedConfiguration)
-            $0.generation += 1
-        }
+        let loaded = loadedConfiguration.withLock { $0 }
+        _ = changeDirectory { d in (Directory(loaded, signingKeys: d.signingKeys, generation: d.generation), ()) }
     }
 
     private func changeTenant(_ idOrDomain: String, _ change: (inout Tenant) -> Void) -> Bool {
-        state.withLock { s in
-            guard let tenant = s.directory.tenant(idOrDomain),
-                  let index = s.directory.configuration.tenants.firstIndex(where: { $0.id == tenant.id }) else { return false }
-            var configuration = s.directory.configuration
+        changeDirectory { d in
+            guard let tenant = d.tenant(idOrDomain),
+                  let index = d.configuration.tenants.firstIndex(where: { $0.id == tenant.id }) else { return nil }
+            var configuration = d.configuration
             change(&configuration.tenants[index])
-            s.directory = Directory(configuration)
-            s.generation += 1
-            return true
-        }
+            return (Directory(configuration, signingKeys: d.signingKeys, generation: d.generation), true)
+        } ?? false
     }
 }

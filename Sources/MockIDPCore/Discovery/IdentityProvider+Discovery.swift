@@ -4,6 +4,7 @@ extension IdentityProvider {
     /// The OpenID configuration of a tenant, shaped and ordered as Entra's (reference/entra-protocol.md §1.1, §1.2).
     public func openIDConfiguration(tenant segment: String, version: ProtocolVersion,
                                     context: RequestContext) -> Result<JSONValue, OAuthError> {
+        let directory = snapshot()
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
@@ -69,12 +70,13 @@ extension IdentityProvider {
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not (§6).
     public func keySet(tenant segment: String, version: ProtocolVersion, context: RequestContext) -> Result<JSONValue, OAuthError> {
+        let directory = snapshot()
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
         let issuer: String? = version == .v2 ? "\(context.issuerBaseURL)/\(authority.issuerTenant)/v2.0" : nil
         var keys: [JSONWebKey] = []
-        for key in signingKeys {
+        for key in directory.signingKeys {
             do { keys.append(try key.jsonWebKey(issuer: issuer)) } catch {
                 return .failure(OAuthError(error: "server_error", message: "The key set could not be built.", status: 500,
                                            reason: "building the JWK failed: \(error)"))
@@ -123,7 +125,7 @@ extension IdentityProvider {
     /// otherwise (§3.4).
     public func userRealm(username: String, context: RequestContext) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
-        guard let tenant = directory.tenant(domain), context.hostScope.serves(tenant) else {
+        guard let tenant = snapshot().tenant(domain), context.hostScope.serves(tenant) else {
             return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]
         }
         return [

@@ -5,7 +5,8 @@ extension IdentityProvider {
     public func userInfo(bearerToken: String?) -> Result<JSONValue, OAuthError> {
         guard let bearerToken else { return .failure(.invalidAccessToken("no bearer token")) }
         guard let jws = try? CompactJWS(bearerToken) else { return .failure(.invalidAccessToken("the token is not a JWT")) }
-        guard let kid = jws.header["kid"]?.stringValue, let key = signingKeys.first(where: { $0.keyID == kid }),
+        let directory = snapshot()
+        guard let kid = jws.header["kid"]?.stringValue, let key = directory.signingKeys.first(where: { $0.keyID == kid }),
               jws.verify(with: key.certificate.publicKey) else {
             return .failure(.invalidAccessToken("the token was not signed by this server"))
         }

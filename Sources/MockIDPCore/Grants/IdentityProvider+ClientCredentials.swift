@@ -16,11 +16,12 @@ extension IdentityProvider {
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
                           issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
-        let lifetime = configuration.tokens.lifetime
-        let token = try tokenFactory(context, tenant: tenant, clientID: client.clientID, username: nil).applicationAccessToken(grant, roles: roles, tenant: tenant)
+        let factory = tokenFactory(directory, context, tenant: tenant, clientID: client.clientID, username: nil)
+        let lifetime = factory.lifetime
+        let token = try factory.applicationAccessToken(grant, roles: roles, tenant: tenant)
         if request.version == .v1, let identifier {
             var body: JSONObject = ["token_type": "Bearer"]
-            body.merge(v1Lifetimes(issuedAt: grant.issuedAt))
+            body.merge(v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
             body["resource"] = .string(identifier)
             body["access_token"] = .string(token)
             return TokenResponse(body: .object(body))

@@ -10,7 +10,7 @@ extension IdentityProvider {
         let use = try parameters.required("requested_token_use")
         guard use == "on_behalf_of" else { throw .unsupportedRequestedTokenUse(use) }
         let assertion = try parameters.required("assertion")
-        let claims = try verifiedUserAssertion(assertion)
+        let claims = try verifiedUserAssertion(assertion, directory: directory)
         // The tenant is the path's, or for common/organizations the one that issued the user's token.
         guard let tenantID = claims["tid"]?.stringValue, let issuingTenant = directory.tenant(tenantID) else {
             throw .userAssertionNotAccepted("the assertion names no tenant this server serves")
@@ -57,11 +57,11 @@ extension IdentityProvider {
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes,
                           applicationResource: nil, applicationResourceIdentifier: nil, issuedAt: now,
                           authenticationMethods: methods, nonce: nil, includeClientInfo: parameters["client_info"] == "1")
-        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+        return try userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
     }
 
     /// The claims of a token this server signed (with any published key), after checking the signature.
-    private func verifiedUserAssertion(_ assertion: String) throws(OAuthError) -> JSONObject {
+    private func verifiedUserAssertion(_ assertion: String, directory: Directory) throws(OAuthError) -> JSONObject {
         let jws: CompactJWS
         do {
             jws = try CompactJWS(assertion)
@@ -69,7 +69,7 @@ extension IdentityProvider {
             throw .malformedUserAssertion(error.reason)
         }
         let keyID = jws.header["kid"]?.stringValue ?? jws.header["x5t"]?.stringValue ?? ""
-        guard let key = signingKeys.first(where: { $0.keyID == keyID }) else {
+        guard let key = directory.signingKeys.first(where: { $0.keyID == keyID }) else {
             throw .userAssertionSignatureInvalid(keyID: keyID, keyFound: false)
         }
         guard jws.algorithm == .rs256, jws.verify(with: key.certificate.publicKey) else {

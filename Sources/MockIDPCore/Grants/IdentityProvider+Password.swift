@@ -21,6 +21,6 @@ extension IdentityProvider {
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: clock.now(), authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")
-        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+        return try userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
     }
 }

@@ -2,23 +2,23 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// Stores a new refresh token for a user grant and returns it.
-    func issueRefreshToken(_ grant: Grant, user: User, tenant: Tenant) -> String {
+    func issueRefreshToken(_ grant: Grant, user: User, tenant: Tenant, lifetime: Int) -> String {
         storeRefreshToken(tenant: tenant, clientID: grant.client.clientID, user: user,
                           scope: grant.scopes?.requested.joined(separator: " ") ?? "",
-                          clientAuthentication: grant.clientAuthentication, issuedAt: grant.issuedAt,
+                          clientAuthentication: grant.clientAuthentication, issuedAt: grant.issuedAt, lifetime: lifetime,
                           family: grant.client.foci, policy: nil)
     }
 
     /// Stores a new refresh token (`family` for a foci app's, `policy` for B2C's) and returns it.
     func storeRefreshToken(tenant: Tenant, clientID: String, user: User, scope: String, clientAuthentication: ClientAuthenticationMethod,
-                           issuedAt: Int, family: Bool = false, policy: String?) -> String {
+                           issuedAt: Int, lifetime: Int, family: Bool = false, policy: String?) -> String {
         // Entra's refresh tokens are opaque and start with a version marker; MSAL treats them as opaque too.
         let token = "1.A" + Base64URL.encode(random.bytes(48))
         let record = RefreshGrant(tenantID: tenant.id, clientID: clientID, userObjectID: user.objectID, username: user.username,
                                   scope: scope, clientAuthentication: clientAuthentication, issuedAt: issuedAt,
-                                  expiresAt: issuedAt + configuration.tokens.refreshLifetime, family: family, policy: policy)
+                                  expiresAt: issuedAt + lifetime, family: family, policy: policy)
         let now = clock.now()
-        state.withLock { $0.refreshTokens.insert(token, record, now: now) }
+        refreshTokens.withLock { $0.insert(token, record, now: now) }
         return token
     }
 
@@ -29,7 +29,7 @@ extension IdentityProvider {
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = state.withLock({ $0.refreshTokens[token] }), record.policy == nil else { throw .invalidRefreshToken() }
+        guard let record = refreshTokens.withLock({ $0[token] }), record.policy == nil else { throw .invalidRefreshToken() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
@@ -52,6 +52,6 @@ extension IdentityProvider {
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")
-        return try userTokenResponse(grant, user: user, tenant: tenant, context: context, version: request.version)
+        return try userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
     }
 }

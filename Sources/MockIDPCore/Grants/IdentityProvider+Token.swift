@@ -23,10 +23,10 @@ extension IdentityProvider {
                 guard let parsed = ClaimsRequest(json: claims) else { throw .invalidClaimsParameter() }
                 context.claims = parsed
             }
-            let directory = self.directory
-            switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
+            let directory = snapshot()
+            switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, directory: directory) {
             case .failure(let error): throw error
-            case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, context: context))
+            case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, directory: directory, context: context))
             case .success(nil): break
             }
             let name = try parameters.required("grant_type")
@@ -110,17 +110,17 @@ extension IdentityProvider {
 
     /// Builds the token response for a user grant (reference/entra-protocol.md §4.1): v2's shape, or v1's for the
     /// v1 endpoint (numbers as strings, `expires_on`, `not_before`, `resource`, and the granted scopes in `scope`).
-    func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, context: RequestContext,
+    func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, directory: Directory, context: RequestContext,
                            version: ProtocolVersion) throws(OAuthError) -> TokenResponse {
         guard let scopes = grant.scopes else { preconditionFailure("user grants carry scopes") }
         if let refusal = checkHost(serves: tenant, context: context) { throw refusal }
-        let factory = tokenFactory(context, tenant: tenant, clientID: grant.client.clientID, username: user.username)
-        let lifetime = configuration.tokens.lifetime
+        let factory = tokenFactory(directory, context, tenant: tenant, clientID: grant.client.clientID, username: user.username)
+        let lifetime = factory.lifetime
         var body = JSONObject()
         body["token_type"] = "Bearer"
         if version == .v1 {
             body["scope"] = .string(factory.delegatedScopes(grant).joined(separator: " "))
-            body.merge(v1Lifetimes(issuedAt: grant.issuedAt))
+            body.merge(v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
             body["resource"] = .string(scopes.resourceIdentifier ?? factory.cloud.graphResource)
         } else {
             body["scope"] = .string(scopes.requested.joined(separator: " "))
@@ -129,7 +129,7 @@ extension IdentityProvider {
         }
         body["access_token"] = .string(try factory.userAccessToken(grant, user: user, tenant: tenant))
         if scopes.wantsRefreshToken {
-            body["refresh_token"] = .string(issueRefreshToken(grant, user: user, tenant: tenant))
+            body["refresh_token"] = .string(issueRefreshToken(grant, user: user, tenant: tenant, lifetime: directory.configuration.tokens.refreshLifetime))
         }
         if scopes.wantsIDToken {
             body["id_token"] = .string(try factory.idToken(grant, user: user, tenant: tenant, version: TokenVersion(version)))
@@ -143,8 +143,7 @@ extension IdentityProvider {
     }
 
     /// Entra (v1): `expires_in`, `ext_expires_in`, `expires_on` and `not_before`, each a number in a string.
-    func v1Lifetimes(issuedAt: Int) -> JSONObject {
-        let lifetime = configuration.tokens.lifetime
+    func v1Lifetimes(issuedAt: Int, lifetime: Int) -> JSONObject {
         var lifetimes = JSONObject()
         lifetimes["expires_in"] = .string(String(lifetime))
         lifetimes["ext_expires_in"] = .string(String(lifetime))

@@ -58,13 +58,13 @@ extension IdentityProvider {
     }
 
     private func mintToken(_ request: MintRequest) throws(OAuthError) -> String {
-        let directory = self.directory
+        let directory = snapshot()
         guard let tenant = directory.tenant(request.tenant) else { throw .tenantNotFound(request.tenant, forDiscovery: false) }
         guard let client = directory.app(request.clientID, in: tenant) else {
             throw .unknownClient(request.clientID, tenant: tenant.id)
         }
         let context = RequestContext(baseURL: request.baseURL, host: Self.host(of: request.baseURL))
-        let factory = tokenFactory(context, tenant: tenant, lifetime: request.lifetime)
+        let factory = tokenFactory(directory, context, tenant: tenant, lifetime: request.lifetime)
         let overriding = try Self.claims(request.claims)
         // As the token endpoint would have authenticated this client: a secret, else a certificate, else none.
         let authentication: ClientAuthenticationMethod = !client.isConfidential ? .none : client.secret != nil ? .secret : client.certificates.isEmpty ? .secret : .certificate
