@@ -42,12 +42,12 @@ public enum ControlCall: String, CaseIterable, Sendable {
 
 extension EndpointHandlers {
     /// Registers every control call on `router`, each behind the access rule.
-    static func addControlRoutes(to router: inout Router, _ h: EndpointHandlers) {
+    static func addControlRoutes(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
         for (call, method, template) in ControlCall.paths {
-            router.add(template, methods: [method]) { request, params in
+            table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: nil) { request, params, _ in
                 if let refusal = h.controlAccessRefusal(request) { return refusal }
                 return h.control(call, request, params)
-            }
+            })
         }
     }
 

@@ -38,17 +38,15 @@ struct FaultSite: Sendable {
 
 /// Faults registered through the control API, applied in front of the endpoints they name.
 extension EndpointHandlers {
-    /// `handler` behind the faults for `site`: a matching fault answers with its error (or delays the real answer).
-    func applyingFaults(_ site: FaultSite, _ handler: @escaping Router.Handler) -> Router.Handler {
-        guard let name = site.name else { return handler }
-        return { request, params in
-            guard provider.hasFaults(), let fault = provider.takeFault(for: faultTarget(name, request, params)) else {
-                return handler(request, params)
-            }
-            var response = fault.isDelayOnly ? handler(request, params) : faultResponse(fault, site, request, params)
-            if let ms = fault.delayMilliseconds, ms > 0 { response.delay = .milliseconds(ms) }
-            return response
-        }
+    /// The response of a request behind the faults for `site`: a matching fault answers with its error (or delays
+    /// the real answer, which `handle` gives).
+    func applyingFaults(_ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters, _ context: RequestContext,
+                        _ handle: () -> HTTPResponse) -> HTTPResponse {
+        guard let name = site.name, provider.hasFaults(),
+              let fault = provider.takeFault(for: faultTarget(name, request, params)) else { return handle() }
+        var response = fault.isDelayOnly ? handle() : faultResponse(fault, site, request, params, context)
+        if let ms = fault.delayMilliseconds, ms > 0 { response.delay = .milliseconds(ms) }
+        return response
     }
 
     /// What a fault's filters look at: the client (form, query or HTTP Basic), tenant, grant type and `claims`.
@@ -71,8 +69,8 @@ extension EndpointHandlers {
         return request.query
     }
 
-    private func faultResponse(_ fault: Fault, _ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
-        let context = self.context(request)
+    private func faultResponse(_ fault: Fault, _ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters,
+                               _ context: RequestContext) -> HTTPResponse {
         let parameters = Self.protocolParameters(request).filter { !Self.pageFields.contains($0.name) }
         let policy = site.policyInPath ? params["policy"] : (parameters.first { $0.name == "p" }?.value ?? request.queryValue("p"))
         let tenant = params["tenant"] ?? ""

@@ -12,8 +12,7 @@ extension EndpointHandlers {
                                           "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname"]
 
     func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
-                   policyForm: B2CPolicyForm = .path) -> HTTPResponse {
-        let context = self.context(request)
+                   policyForm: B2CPolicyForm = .path, context: RequestContext) -> HTTPResponse {
         guard request.method == "GET" || request.method == "POST" else {
             return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "GET, POST"])
         }

@@ -7,8 +7,7 @@ extension EndpointHandlers {
     /// A B2C policy's discovery document or key set, or B2C's 404 for a missing or unknown policy; nil when the
     /// request is for an Entra tenant without a policy (the Entra route answers it).
     func b2cDocument(_ endpoint: B2CEndpoint, _ request: HTTPRequest, tenant: String, policy: String?,
-                     form: B2CPolicyForm) -> HTTPResponse? {
-        let context = self.context(request)
+                     form: B2CPolicyForm, context: RequestContext) -> HTTPResponse? {
         switch provider.b2cAuthority(tenantSegment: tenant, policy: policy, form: form, status: 404) {
         case .failure(let error): return oauthError(error, context: context)
         case .success(nil): return nil
@@ -22,9 +21,9 @@ extension EndpointHandlers {
 
     /// A B2C policy's logout: B2C's error page for a missing or unknown policy; nil when the request is for an
     /// Entra tenant without a policy, or the policy is fine (the shared logout answers both).
-    func b2cLogout(_ request: HTTPRequest, tenant: String, policy: String?, form: B2CPolicyForm) -> HTTPResponse? {
+    func b2cLogout(_ request: HTTPRequest, tenant: String, policy: String?, form: B2CPolicyForm, context: RequestContext) -> HTTPResponse? {
         let policy = policy ?? request.queryValue("p")
         guard case .failure(let error) = provider.b2cAuthority(tenantSegment: tenant, policy: policy, form: form) else { return nil }
-        return errorPage(error, context: context(request))
+        return errorPage(error, context: context)
     }
 }

@@ -4,8 +4,7 @@ import MockIDPHTTP
 /// The device code flow over HTTP: the device authorization endpoint and the `/devicelogin` page where the user
 /// enters the code and signs in (RFC 8628; reference/entra-protocol.md §3.4).
 extension EndpointHandlers {
-    func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion) -> HTTPResponse {
-        let context = self.context(request)
+    func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {
         guard request.method == "POST" else { return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context) }
         let parameters: [(name: String, value: String)]
         do { parameters = try URLEncodedForm.decode(request.body) } catch {
@@ -14,8 +13,7 @@ extension EndpointHandlers {
         return json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, version: version, context: context), context: context)
     }
 
-    func deviceLogin(_ request: HTTPRequest) -> HTTPResponse {
-        let context = self.context(request)
+    func deviceLogin(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
         guard request.method == "POST" else {
             return page("devicecode", ["userCode": request.queryValue("otc") ?? ""], hidden: [], request: request, cookies: cookies)

@@ -3,63 +3,91 @@ import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
 
-/// The HTTP face of the provider: a route for each row of `EndpointTable`, each mapping a request to an
-/// `IdentityProvider` call and its result to a response. Every request is logged once, without secrets.
+/// The HTTP face of the provider: a route for each row of `EndpointTable`, `B2CEndpointTable` and
+/// `ControlCall.paths`, each mapping a request to an `IdentityProvider` call and its result to a response.
+///
+/// The edge works in this order for every request: match the route; resolve the request's context once (scheme,
+/// host, base URL, cloud); then the route's middleware (host refusal, then injected faults); then the handler.
+/// Every request is logged once, without secrets, and recorded for `/_mockidp/requests`.
 struct Routes: Sendable {
     let handlers: EndpointHandlers
-    private let router: Router
+    private let table: RouteTable<Route>
 
     init(provider: IdentityProvider, options: ServerOptions, logger: Logger) {
         handlers = EndpointHandlers(provider: provider, options: options, logger: logger)
-        router = Self.makeRouter(handlers)
+        table = Self.makeTable(handlers)
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        let logger = handlers.logger
         let start = ContinuousClock.now
-        var response = router.respond(to: request)
-        let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        // Only method, path (never the query: it may hold codes or hints), status and time.
-        logger.info("\(request.method) \(request.path) \(response.status.rawValue) \(String(format3(ms)))ms")
+        var response: HTTPResponse
+        switch table.match(method: request.method, path: request.path) {
+        case .found(let route, let parameters):
+            response = route.respond(request, parameters, handlers.context(request), handlers)
+        case .methodNotAllowed(let allowed):
+            response = Router.methodNotAllowed(allowed)
+        case .notFound:
+            response = EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+            response.rejectionReason = "no endpoint at \(request.path)"
+        }
+        record(request, &response, elapsed: ContinuousClock.now - start)
+        return response
+    }
+
+    /// Logs the request (method, path, never the query: it may hold codes or hints; status and time) and records it
+    /// for `/_mockidp/requests`, with the reason of a rejection.
+    private func record(_ request: HTTPRequest, _ response: inout HTTPResponse, elapsed: Duration) {
+        let logger = handlers.logger
         let status = response.status.rawValue
+        if logger.logLevel <= .info {
+            let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+            logger.info("\(request.method) \(request.path) \(status) \(format3(ms))ms")
+        }
         if status >= 400, response.rejectionReason == nil {
             response.rejectionReason = status == 405 ? "\(request.path) does not accept \(request.method) (allowed: \(response.headers["Allow"] ?? "none"))"
                 : "the server answered \(status)"
         }
         // Successful control calls and health checks stay out of the log, so it shows the requests under test.
-        let isControl = request.path.lowercased().hasPrefix(ControlCall.prefix)
+        let isControl = Self.isControlPath(request.path)
         if !isControl || response.rejectionReason != nil {
             handlers.requestLog.record(RequestLog.Entry(method: request.method, path: request.path, status: status,
                                                         reason: response.rejectionReason))
         }
-        return response
     }
 
-    private static func makeRouter(_ h: EndpointHandlers) -> Router {
-        var router = Router(notFound: { request in
-            var r = EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
-            r.rejectionReason = "no endpoint at \(request.path)"
-            return r
-        })
+    /// Whether `path` starts with the control API's prefix, without regard to ASCII case.
+    private static func isControlPath(_ path: String) -> Bool {
+        var characters = path.utf8.makeIterator()
+        for expected in ControlCall.prefix.utf8 {
+            guard let c = characters.next() else { return false }
+            let lower = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+            guard lower == expected else { return false }
+        }
+        return true
+    }
+
+    private static func makeTable(_ h: EndpointHandlers) -> RouteTable<Route> {
+        var table = RouteTable<Route>()
         let provider = h.provider
-        EndpointHandlers.addControlRoutes(to: &router, h)
+        EndpointHandlers.addControlRoutes(to: &table, h)
         for (endpoint, template) in EndpointTable.paths {
-            func add(methods: Set<String>? = nil, _ handler: @escaping Router.Handler) {
-                router.add(template, methods: methods, h.guardingHost(template: template,
-                                                                      discovery: [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys].contains(endpoint),
-                                                                      browser: [.v2Authorize, .v1Authorize, .v2Logout, .v1Logout].contains(endpoint),
-                                                                      h.applyingFaults(FaultSite(endpoint), handler)))
+            func add(methods: Set<String>? = nil, _ handle: @escaping Route.Handler) {
+                let refusal: Route.HostRefusal? = switch endpoint {
+                case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys: .json(discovery: true)
+                case .v2Authorize, .v1Authorize, .v2Logout, .v1Logout: .page
+                default: .json(discovery: false)
+                }
+                table.add(template, methods: methods, Route(template: template, hostRefusal: refusal,
+                                                            faultSite: FaultSite(endpoint), handle: handle))
             }
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
                 let version: ProtocolVersion = endpoint == .v2Discovery || endpoint == .v2Keys ? .v2 : .v1
                 let isKeySet = endpoint == .v2Keys || endpoint == .v1Keys
-                add(methods: ["GET", "HEAD"]) { request, params in
-                    let context = h.context(request)
+                add(methods: ["GET", "HEAD"]) { request, params, context in
                     let tenant = params["tenant"] ?? ""
                     if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant,
-                                                               policy: request.queryValue("p"), form: .query) {
+                                               policy: request.queryValue("p"), form: .query, context: context) {
                         return b2c
                     }
                     return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
@@ -69,63 +97,66 @@ struct Routes: Sendable {
                 }
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
-                add { request, params in
-                    h.token(request, tenant: params["tenant"] ?? "", version: version, policy: request.queryValue("p"), policyForm: .query)
+                add { request, params, context in
+                    h.token(request, tenant: params["tenant"] ?? "", version: version, policy: request.queryValue("p"),
+                            policyForm: .query, context: context)
                 }
             case .userInfo, .v1UserInfo:
-                add(methods: ["GET", "POST"]) { request, _ in h.userInfo(request) }
+                add(methods: ["GET", "POST"]) { request, _, context in h.userInfo(request, context: context) }
             case .instanceDiscovery:
-                add(methods: ["GET", "HEAD"]) { request, _ in
-                    let context = h.context(request)
+                add(methods: ["GET", "HEAD"]) { request, _, context in
                     let served = h.servedHosts(context)
                     return h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
-                                                                servedHosts: served, context: context), context: context)
+                                                             servedHosts: served, context: context), context: context)
                 }
             case .userRealm:
-                add(methods: ["GET", "HEAD"]) { request, params in
-                    let context = h.context(request)
-                    return HTTPResponse.json(provider.userRealm(username: params["username"] ?? "", context: context).serialized())
+                add(methods: ["GET", "HEAD"]) { _, params, context in
+                    HTTPResponse.json(provider.userRealm(username: params["username"] ?? "", context: context).serialized())
                 }
             case .health:
-                add(methods: ["GET", "HEAD"]) { _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
+                add(methods: ["GET", "HEAD"]) { _, _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
             case .v2Authorize, .v1Authorize:
                 let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
-                add(methods: ["GET", "POST"]) { request, params in
-                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, policy: nil, policyForm: .query)
+                add(methods: ["GET", "POST"]) { request, params, context in
+                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, policy: nil, policyForm: .query,
+                                context: context)
                 }
             case .v2Logout, .v1Logout:
-                add(methods: ["GET", "POST"]) { request, params in
-                    h.b2cLogout(request, tenant: params["tenant"] ?? "", policy: nil, form: .query) ?? h.logout(request, tenant: params["tenant"] ?? "")
+                add(methods: ["GET", "POST"]) { request, params, context in
+                    h.b2cLogout(request, tenant: params["tenant"] ?? "", policy: nil, form: .query, context: context)
+                        ?? h.logout(request, tenant: params["tenant"] ?? "")
                 }
             case .v2DeviceCode, .v1DeviceCode:
                 let version: ProtocolVersion = endpoint == .v2DeviceCode ? .v2 : .v1
-                add { request, params in h.deviceCode(request, tenant: params["tenant"] ?? "", version: version) }
+                add { request, params, context in h.deviceCode(request, tenant: params["tenant"] ?? "", version: version, context: context) }
             case .deviceLogin:
-                add(methods: ["GET", "POST"]) { request, _ in h.deviceLogin(request) }
+                add(methods: ["GET", "POST"]) { request, _, context in h.deviceLogin(request, context: context) }
             }
         }
-        addB2CRoutes(to: &router, h)
-        return router
+        addB2CRoutes(to: &table, h)
+        return table
     }
 
     /// The B2C dialect's routes: each row of `B2CEndpointTable` (the `?p=` form rides on the routes above).
-    private static func addB2CRoutes(to router: inout Router, _ h: EndpointHandlers) {
+    private static func addB2CRoutes(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
         for (endpoint, template) in B2CEndpointTable.paths {
             let methods: Set<String>? = endpoint == .token ? nil : (endpoint == .discovery || endpoint == .keys ? ["GET", "HEAD"] : ["GET", "POST"])
-            let handler: Router.Handler = { request, params in
+            let handle: Route.Handler = { request, params, context in
                 let tenant = params["tenant"] ?? "", policy = params["policy"] ?? ""
                 switch endpoint {
                 case .discovery, .keys:
-                    return h.b2cDocument(endpoint, request, tenant: tenant, policy: policy, form: .path)
+                    return h.b2cDocument(endpoint, request, tenant: tenant, policy: policy, form: .path, context: context)
                         ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
-                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
-                case .token: return h.token(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path)
-                case .logout: return h.b2cLogout(request, tenant: tenant, policy: policy, form: .path) ?? h.logout(request, tenant: tenant)
+                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path, context: context)
+                case .token: return h.token(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path, context: context)
+                case .logout:
+                    return h.b2cLogout(request, tenant: tenant, policy: policy, form: .path, context: context) ?? h.logout(request, tenant: tenant)
                 }
             }
-            router.add(template, methods: methods, h.guardingHost(template: template, discovery: endpoint == .discovery || endpoint == .keys,
-                                                                  browser: endpoint == .authorize || endpoint == .logout,
-                                                                  h.applyingFaults(FaultSite(endpoint), handler)))
+            let refusal: Route.HostRefusal = endpoint == .discovery || endpoint == .keys ? .json(discovery: true)
+                : endpoint == .authorize || endpoint == .logout ? .page : .json(discovery: false)
+            table.add(template, methods: methods, Route(template: template, hostRefusal: refusal, faultSite: FaultSite(endpoint),
+                                                        handle: handle))
         }
     }
 }
@@ -166,8 +197,7 @@ struct EndpointHandlers: Sendable {
     // MARK: token
 
     func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
-               policyForm: B2CPolicyForm = .path) -> HTTPResponse {
-        let context = self.context(request)
+               policyForm: B2CPolicyForm = .path, context: RequestContext) -> HTTPResponse {
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
                                                               "Access-Control-Allow-Methods": "POST, OPTIONS"])
@@ -215,8 +245,7 @@ struct EndpointHandlers: Sendable {
 
     // MARK: userinfo
 
-    func userInfo(_ request: HTTPRequest) -> HTTPResponse {
-        let context = self.context(request)
+    func userInfo(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         switch provider.userInfo(bearerToken: Self.bearerToken(request)) {
         case .success(let info): return HTTPResponse.json(info.serialized())
         case .failure(let error):
@@ -245,22 +274,6 @@ struct EndpointHandlers: Sendable {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", context.host, options.host.lowercased()]
         hosts.formUnion(provider.snapshot().configuration.servedHostNames)
         return hosts
-    }
-
-    /// Wraps the handler of a `{tenant}` route: when the request's host does not serve the tenant it names (a cloud's
-    /// login host and a tenant of another cloud), Entra's AADSTS90002 answers before the endpoint runs: as JSON,
-    /// or as the error page on the endpoints a browser visits.
-    /// `discovery`: the error is `invalid_tenant` (discovery documents and key sets); `browser`: the error page.
-    func guardingHost(template: String, discovery: Bool, browser: Bool, _ handler: @escaping Router.Handler) -> Router.Handler {
-        guard template.contains("{tenant}") else { return handler }
-        return { request, parameters in
-            let context = self.context(request)
-            if context.hostScope != .neutral,
-               let refusal = provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context, forDiscovery: discovery) {
-                return browser ? errorPage(refusal, context: context) : oauthError(refusal, context: context)
-            }
-            return handler(request, parameters)
-        }
     }
 
     /// The host of `error_uri`: the cloud's login host the request came to, else the public cloud's.

@@ -1,4 +1,4 @@
-/// Maps a request's method and path to a handler.
+/// Maps a request's method and path to a route's value (a handler, or a richer description of the route).
 ///
 /// Patterns are paths whose segments are literals, `{name}` captures (one non-empty segment) or, last only,
 /// `{name...}` (the rest of the path, possibly empty). Matching works segment by segment:
@@ -7,10 +7,17 @@
 ///   preferred branch leads nowhere;
 /// - a trailing slash is ignored ("/a/b/" matches "/a/b");
 /// - HEAD is answered by a GET route;
-/// - a path that matches only under other methods gets 405 with an `Allow` header; no match at all goes to `notFound`.
-public struct Router: Sendable {
-    /// Answers a request whose path matched the pattern, with the pattern's captures.
-    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponse
+/// - a path that matches only under other methods is `methodNotAllowed` (405 with an `Allow` header in `Router`).
+public struct RouteTable<Value: Sendable>: Sendable {
+    /// What matching a method and path found.
+    public enum Match {
+        /// The route's value and the pattern's captures.
+        case found(Value, RouteParameters)
+        /// The path matches only routes of other methods, which `allowed` lists (HEAD included where GET is).
+        case methodNotAllowed(allowed: [String])
+        /// No route's pattern matches the path.
+        case notFound
+    }
 
     private struct Node: Sendable {
         /// Literal children: the literal with ASCII lowercased, and the child node index.
@@ -26,7 +33,7 @@ public struct Router: Sendable {
     private struct Endpoint: Sendable {
         var methods: Set<String>?
         var parameterNames: [String]
-        var handler: Handler
+        var value: Value
 
         func allows(_ method: String) -> Bool {
             guard let methods else { return true }
@@ -42,18 +49,15 @@ public struct Router: Sendable {
 
     private var nodes: [Node] = [Node()]
     private var endpoints: [Endpoint] = []
-    private let notFound: @Sendable (HTTPRequest) -> HTTPResponse
 
-    /// An empty router; requests no route matches go to `notFound` (by default a plain-text 404).
-    public init(notFound: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in .text("Not Found\n", status: .notFound) }) {
-        self.notFound = notFound
-    }
+    /// An empty table.
+    public init() {}
 
-    /// Adds a route for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
+    /// Adds `value` for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
     ///
     /// A malformed pattern (a brace inside a literal, an empty capture name, a catch-all that is not last, an empty
     /// segment) is a programming error and stops the program.
-    public mutating func add(_ pattern: String, methods: Set<String>? = nil, _ handler: @escaping Handler) {
+    public mutating func add(_ pattern: String, methods: Set<String>? = nil, _ value: Value) {
         var node = 0
         var names: [String] = []
         var catchAll = false
@@ -85,7 +89,7 @@ public struct Router: Sendable {
         guard Set(names).count == names.count else {
             preconditionFailure("route pattern \(pattern) uses a capture name twice")
         }
-        endpoints.append(Endpoint(methods: methods, parameterNames: names, handler: handler))
+        endpoints.append(Endpoint(methods: methods, parameterNames: names, value: value))
         if catchAll {
             nodes[node].catchAlls.append(endpoints.count - 1)
         } else {
@@ -93,11 +97,10 @@ public struct Router: Sendable {
         }
     }
 
-    /// Finds the route for the request and returns its response (or 404 / 405).
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let path = request.path
+    /// The route for `method` and `path` (a percent-decoded path without the query).
+    public func match(method: String, path: String) -> Match {
         let segments = Self.segments(of: path)
-        var search = Search(path: path, segments: segments, method: request.method)
+        var search = Search(path: path, segments: segments, method: method)
         if let endpointIndex = find(node: 0, at: 0, &search) {
             let endpoint = endpoints[endpointIndex]
             var values: [(name: String, value: String)] = []
@@ -105,14 +108,12 @@ public struct Router: Sendable {
             for (name, value) in zip(endpoint.parameterNames, search.captures) {
                 values.append((name: name, value: String(value)))
             }
-            return endpoint.handler(request, RouteParameters(values))
+            return .found(endpoint.value, RouteParameters(values))
         }
-        guard search.otherMethodsMatched else { return notFound(request) }
+        guard search.otherMethodsMatched else { return .notFound }
         var allowed = search.allowed
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        var response = HTTPResponse.text("Method Not Allowed\n", status: .methodNotAllowed)
-        response.headers["Allow"] = allowed.sorted().joined(separator: ", ")
-        return response
+        return .methodNotAllowed(allowed: allowed.sorted())
     }
 
     // MARK: - Matching
@@ -213,5 +214,41 @@ public struct Router: Sendable {
             preconditionFailure("route pattern \(pattern) has an invalid capture name '\(name)'")
         }
         return String(name)
+    }
+}
+
+/// A route table of handlers: answers each request with its route's handler, or 404 / 405.
+public struct Router: Sendable {
+    /// Answers a request whose path matched the pattern, with the pattern's captures.
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponse
+
+    private var table = RouteTable<Handler>()
+    private let notFound: @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// An empty router; requests no route matches go to `notFound` (by default a plain-text 404).
+    public init(notFound: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in .text("Not Found\n", status: .notFound) }) {
+        self.notFound = notFound
+    }
+
+    /// Adds a route for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
+    /// A malformed pattern is a programming error and stops the program (see `RouteTable.add`).
+    public mutating func add(_ pattern: String, methods: Set<String>? = nil, _ handler: @escaping Handler) {
+        table.add(pattern, methods: methods, handler)
+    }
+
+    /// Finds the route for the request and returns its response (or 404 / 405).
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        switch table.match(method: request.method, path: request.path) {
+        case .found(let handler, let parameters): return handler(request, parameters)
+        case .notFound: return notFound(request)
+        case .methodNotAllowed(let allowed): return Self.methodNotAllowed(allowed)
+        }
+    }
+
+    /// 405 with the `Allow` header (RFC 9110 §15.5.6).
+    public static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
+        var response = HTTPResponse.text("Method Not Allowed\n", status: .methodNotAllowed)
+        response.headers["Allow"] = allowed.joined(separator: ", ")
+        return response
     }
 }
