@@ -45,10 +45,20 @@ enum HostHeader {
 
     /// The host name of `host[:port]` or of a URL, without port or brackets' contents changed.
     static func hostName(of value: String) -> String {
-        var s = Substring(value)
-        if let scheme = s.firstRange(of: "://") { s = s[scheme.upperBound...] }
-        s = s.prefix { $0 != "/" }
-        if s.hasPrefix("["), let close = s.firstIndex(of: "]") { return String(s[...close]) }
-        return String(s.prefix { $0 != ":" })
+        // Bytes, not Characters: this runs on every request.
+        let utf8 = value.utf8
+        var start = utf8.startIndex
+        if let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+           utf8[colon...].starts(with: "://".utf8) {
+            start = utf8.index(colon, offsetBy: 3)
+        }
+        var end = start
+        if start < utf8.endIndex, utf8[start] == UInt8(ascii: "[") {
+            while end < utf8.endIndex, utf8[end] != UInt8(ascii: "]"), utf8[end] != UInt8(ascii: "/") { end = utf8.index(after: end) }
+            if end < utf8.endIndex, utf8[end] == UInt8(ascii: "]") { return String(value[start...end]) }
+            end = start
+        }
+        while end < utf8.endIndex, utf8[end] != UInt8(ascii: ":"), utf8[end] != UInt8(ascii: "/") { end = utf8.index(after: end) }
+        return String(value[start..<end])
     }
 }

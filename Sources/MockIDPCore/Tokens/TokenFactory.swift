@@ -53,16 +53,20 @@ struct TokenFactory {
 
     // MARK: shared claims
 
-    private func opaque(_ n: Int) -> String { Base64URL.encode(random.bytes(n)) }
+    /// The opaque claims every token carries, from one draw of random bytes: `aio` (Entra's internal claim, 64
+    /// characters), `rh` (the refresh hint) and `uti` (a 22-character token identifier).
+    struct OpaqueClaims {
+        let aio: String
+        let refreshHint: String
+        let tokenIdentifier: String
 
-    /// `uti`: a 22-character token identifier.
-    func tokenIdentifier() -> String { opaque(16) }
-
-    /// `aio`: Entra's opaque internal claim.
-    private func aio() -> String { opaque(48) }
-
-    /// `rh`: Entra's opaque refresh hint.
-    private func refreshHint() -> String { "0." + opaque(40) + "." }
+        init(_ random: RandomSource) {
+            let bytes = random.bytes(48 + 40 + 16)
+            aio = Base64URL.encode(bytes[0..<48])
+            refreshHint = "0." + Base64URL.encode(bytes[48..<88]) + "."
+            tokenIdentifier = Base64URL.encode(bytes[88..<104])
+        }
+    }
 
     /// Entra: `sub` is pairwise, the same user has a different `sub` in each app; 43 base64url characters.
     static func pairwiseSubject(objectID: String, appID: String) -> String {
@@ -118,6 +122,7 @@ struct TokenFactory {
     func idToken(_ grant: Grant, user: User, tenant: Tenant, version: TokenVersion, hashes: TokenHashes = TokenHashes(),
                  overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         let scopes = grant.scopes?.openIDScopes ?? []
+        let opaque = OpaqueClaims(random)
         let issuedAt = grant.issuedAt
         let guest = guestClaims(user)
         let roles = nonEmpty(user.roles.filter { grant.client.appRoles.contains($0) })
@@ -130,25 +135,25 @@ struct TokenFactory {
             let claims = V1IDTokenClaims(
                 audience: grant.client.clientID, issuer: v1Issuer(tenantID: tenant.id), issuedAt: issuedAt,
                 notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime,
-                authenticationMethods: stepUp.amr ?? grant.authenticationMethods, aio: aio(), nonce: grant.nonce,
+                authenticationMethods: stepUp.amr ?? grant.authenticationMethods, aio: opaque.aio, nonce: grant.nonce,
                 codeHash: hashes.code, accessTokenHash: hashes.accessToken, identityProvider: guest.identityProvider,
                 email: guest.email, familyName: family, givenName: given, name: user.name, groups: nonEmpty(user.groups),
-                objectID: user.objectID, refreshHint: refreshHint(), roles: roles, subject: subject, tenantID: tenant.id,
+                objectID: user.objectID, refreshHint: opaque.refreshHint, roles: roles, subject: subject, tenantID: tenant.id,
                 uniqueName: signInName(user, tenant: tenant), userPrincipalName: userPrincipalName(user),
-                tokenIdentifier: tokenIdentifier(), authenticationContexts: stepUp.acrs)
+                tokenIdentifier: opaque.tokenIdentifier, authenticationContexts: stepUp.acrs)
             return try sign(claims, version: .v1, overriding: overrides)
         case .v2:
             let profile = scopes.contains("profile") || scopes.isEmpty
             let stepUp = steppedUp(nil)
             let claims = V2IDTokenClaims(
                 audience: grant.client.clientID, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt,
-                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime, aio: aio(),
+                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime, aio: opaque.aio,
                 nonce: grant.nonce, codeHash: hashes.code, accessTokenHash: hashes.accessToken,
                 identityProvider: guest.identityProvider,
                 email: guest.email ?? (scopes.contains("email") ? user.email : nil), groups: nonEmpty(user.groups),
                 name: profile ? user.name : nil, objectID: user.objectID,
-                preferredUsername: profile ? signInName(user, tenant: tenant) : nil, refreshHint: refreshHint(),
-                roles: roles, subject: subject, tenantID: tenant.id, tokenIdentifier: tokenIdentifier(),
+                preferredUsername: profile ? signInName(user, tenant: tenant) : nil, refreshHint: opaque.refreshHint,
+                roles: roles, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
                 authenticationMethods: stepUp.amr, authenticationContexts: stepUp.acrs)
             return try sign(claims, version: .v2, overriding: overrides)
         }
@@ -160,6 +165,7 @@ struct TokenFactory {
     /// (`mockidp token --claim`) replace or add to the built ones last.
     func userAccessToken(_ grant: Grant, user: User, tenant: Tenant, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         guard let scopes = grant.scopes else { preconditionFailure("user tokens always come with a scope request") }
+        let opaque = OpaqueClaims(random)
         let resource = scopes.resource
         let version = resource.tokenVersion
         let issuedAt = grant.issuedAt
@@ -176,24 +182,24 @@ struct TokenFactory {
             let stepUp = steppedUp(grant.authenticationMethods)
             let claims = V1AccessTokenClaims(
                 audience: audience, issuer: v1Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
-                expires: issuedAt + lifetime, authenticationContextClass: "1", aio: aio(),
+                expires: issuedAt + lifetime, authenticationContextClass: "1", aio: opaque.aio,
                 authenticationMethods: stepUp.amr ?? grant.authenticationMethods, appID: grant.client.clientID,
                 appIDAuthentication: grant.clientAuthentication.rawValue, familyName: family, givenName: given,
                 groups: nonEmpty(user.groups), identityProvider: guest.identityProvider, email: guest.email,
-                name: user.name, objectID: user.objectID, refreshHint: refreshHint(), roles: roles, scope: scope,
+                name: user.name, objectID: user.objectID, refreshHint: opaque.refreshHint, roles: roles, scope: scope,
                 subject: subject, tenantID: tenant.id, uniqueName: signInName(user, tenant: tenant),
-                userPrincipalName: userPrincipalName(user), tokenIdentifier: tokenIdentifier(),
+                userPrincipalName: userPrincipalName(user), tokenIdentifier: opaque.tokenIdentifier,
                 authenticationContexts: stepUp.acrs)
             return try sign(claims, version: .v1, overriding: overrides)
         case .v2:
             let stepUp = steppedUp(nil)
             let claims = V2AccessTokenClaims(
                 audience: audience, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
-                expires: issuedAt + lifetime, aio: aio(), authorizedParty: grant.client.clientID,
+                expires: issuedAt + lifetime, aio: opaque.aio, authorizedParty: grant.client.clientID,
                 authorizedPartyAuthentication: grant.clientAuthentication.rawValue, groups: nonEmpty(user.groups),
                 identityProvider: guest.identityProvider, email: guest.email, name: user.name, objectID: user.objectID,
-                preferredUsername: signInName(user, tenant: tenant), refreshHint: refreshHint(), roles: roles,
-                scope: scope, subject: subject, tenantID: tenant.id, tokenIdentifier: tokenIdentifier(),
+                preferredUsername: signInName(user, tenant: tenant), refreshHint: opaque.refreshHint, roles: roles,
+                scope: scope, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
                 authenticationMethods: stepUp.amr, authenticationContexts: stepUp.acrs)
             return try sign(claims, version: .v2, overriding: overrides)
         }
@@ -202,6 +208,7 @@ struct TokenFactory {
     /// An app-only access token (client credentials): `roles` replaces `scp` (§5.3).
     func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         guard let resource = grant.applicationResource else { preconditionFailure("app tokens always name their API") }
+        let opaque = OpaqueClaims(random)
         let version = resource.tokenVersion
         let servicePrincipal = Self.servicePrincipalID(appID: grant.client.clientID, tenantID: tenant.id)
         let issuedAt = grant.issuedAt
@@ -211,18 +218,18 @@ struct TokenFactory {
         case .v1:
             let claims = V1AccessTokenClaims(
                 audience: audience, issuer: v1Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
-                expires: issuedAt + lifetime, aio: aio(), appID: grant.client.clientID,
+                expires: issuedAt + lifetime, aio: opaque.aio, appID: grant.client.clientID,
                 appIDAuthentication: grant.clientAuthentication.rawValue, identityProvider: v1Issuer(tenantID: tenant.id),
-                identityType: "app", objectID: servicePrincipal, refreshHint: refreshHint(), roles: nonEmpty(roles),
-                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: tokenIdentifier())
+                identityType: "app", objectID: servicePrincipal, refreshHint: opaque.refreshHint, roles: nonEmpty(roles),
+                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier)
             return try sign(claims, version: .v1, overriding: overrides)
         case .v2:
             let claims = V2AccessTokenClaims(
                 audience: audience, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
-                expires: issuedAt + lifetime, aio: aio(), authorizedParty: grant.client.clientID,
+                expires: issuedAt + lifetime, aio: opaque.aio, authorizedParty: grant.client.clientID,
                 authorizedPartyAuthentication: grant.clientAuthentication.rawValue, identityType: "app",
-                objectID: servicePrincipal, refreshHint: refreshHint(), roles: nonEmpty(roles),
-                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: tokenIdentifier())
+                objectID: servicePrincipal, refreshHint: opaque.refreshHint, roles: nonEmpty(roles),
+                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier)
             return try sign(claims, version: .v2, overriding: overrides)
         }
     }
