@@ -15,6 +15,10 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // MockIDPTesting's live mode: a real HTTP client that trusts the server's own CA on Linux (URLSession cannot).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries: Debian packages named so SwiftPM can say what to install.
@@ -46,6 +50,10 @@ let package = Package(
         .target(name: "MockIDPTesting", dependencies: [
             "MockIDP", "MockIDPCore", "MockIDPConfiguration", "MockIDPJOSE", "MockIDPHTTP",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "mockidp", dependencies: [
             "MockIDP", "MockIDPConfiguration", "MockIDPCore",

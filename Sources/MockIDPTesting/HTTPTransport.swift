@@ -1,9 +1,10 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import AsyncHTTPClient
 import MockIDP
+import MockIDPHTTP
 import MockIDPJOSE
+import NIOCore
+import NIOHTTP1
+import NIOSSL
 
 /// An HTTP answer as the helpers see it.
 struct HTTPReply: Sendable {
@@ -19,94 +20,77 @@ struct HTTPReply: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// How the helpers talk to the in-process server. Plain HTTP goes through URLSession. HTTPS goes through
-/// the `curl` command with `--cacert`: URLSession on Linux cannot be told to trust a private CA (its libcurl
-/// backend reads no CA setting outside Android), and the helpers must not switch verification off.
-enum HTTPTransport: Sendable {
-    case urlSession
-    case curl(caCertificatePath: String)
+/// How a test reaches the provider: through its routes in-process, or over its real listener.
+public enum MockIdentityProviderMode: Sendable {
+    /// Requests go straight to the server's routes: no socket, no client library, nothing listening. Clients
+    /// outside the test process cannot reach the provider in this mode.
+    case inProcess
+    /// The server listens on a real port and the helpers talk to it through a real HTTP client
+    /// (async-http-client), over TLS trusting exactly the server's own CA when `tls` is on.
+    case live
+}
 
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
-    }()
+/// How the helpers send their requests (token helpers, the control API).
+enum HTTPTransport: Sendable {
+    case inProcess(MockIdentityProviderServer)
+    case live(HTTPClient)
+
+    /// The live transport for a server whose CA is at `caCertificatePath` (nil: plain HTTP).
+    static func live(trusting caCertificatePath: String?) throws -> HTTPTransport {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(30))
+        if let caCertificatePath {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caCertificatePath))
+            configuration.tlsConfiguration = tls
+        }
+        return .live(HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
+    }
+
+    /// Releases what the transport holds (the live client's connections).
+    func shutdown() async {
+        if case .live(let client) = self { try? await client.shutdown() }
+    }
 
     /// Sends one request and returns the answer, whatever its status.
     func send(_ method: String, _ url: String, headers: [String: String] = [:], body: [UInt8]? = nil) async throws -> HTTPReply {
         switch self {
-        case .urlSession: try await Self.sendWithURLSession(method, url, headers: headers, body: body)
-        case .curl(let ca): try await Self.sendWithCurl(method, url, headers: headers, body: body, caCertificatePath: ca)
+        case .inProcess(let server): try Self.sendInProcess(server, method, url, headers: headers, body: body)
+        case .live(let client): try await Self.sendLive(client, method, url, headers: headers, body: body)
         }
     }
 
-    private static func sendWithURLSession(_ method: String, _ url: String, headers: [String: String], body: [UInt8]?)
-        async throws -> HTTPReply {
-        guard let target = URL(string: url) else { throw MockIDPError("not a URL: \(url)") }
-        var request = URLRequest(url: target)
-        request.httpMethod = method
-        request.httpBody = body.map { Data($0) }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw MockIDPError("\(url) did not answer with HTTP") }
+    private static func sendInProcess(_ server: MockIdentityProviderServer, _ method: String, _ url: String,
+                                      headers: [String: String], body: [UInt8]?) throws -> HTTPReply {
+        var fields = HTTPHeaders()
+        if let authority = Self.authority(of: url) { fields.add("Host", authority) }
+        for (name, value) in headers { fields.add(name, value) }
+        if let body { fields.add("Content-Length", String(body.count)) }
+        let request = try HTTPRequest(method: method, target: url, headers: fields, body: body ?? [],
+                                      isSecure: url.hasPrefix("https:"))
+        let response = server.respond(to: request)
+        var replyHeaders: [String: String] = [:]
+        for (name, value) in response.headers { replyHeaders[name.lowercased()] = value }
+        return HTTPReply(status: response.status.rawValue, headers: replyHeaders, body: response.body)
+    }
+
+    /// `host[:port]` of an absolute URL.
+    private static func authority(of url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    }
+
+    private static func sendLive(_ client: HTTPClient, _ method: String, _ url: String, headers: [String: String],
+                                 body: [UInt8]?) async throws -> HTTPReply {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
         var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
-        return HTTPReply(status: http.statusCode, headers: fields, body: Array(data))
-    }
-
-    private static func sendWithCurl(_ method: String, _ url: String, headers: [String: String], body: [UInt8]?,
-                                     caCertificatePath: String) async throws -> HTTPReply {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockidp-curl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let bodyFile = folder.appendingPathComponent("response").path
-        let headerFile = folder.appendingPathComponent("headers").path
-        // `Expect:` off: no 100-continue round trip for larger bodies.
-        var arguments = ["--silent", "--show-error", "--cacert", caCertificatePath, "--request", method,
-                         "--output", bodyFile, "--dump-header", headerFile, "--max-time", "30", "--header", "Expect:"]
-        for (name, value) in headers { arguments += ["--header", "\(name): \(value)"] }
-        if let body {
-            let requestFile = folder.appendingPathComponent("request").path
-            try Data(body).write(to: URL(fileURLWithPath: requestFile))
-            arguments += ["--data-binary", "@\(requestFile)"]
-        }
-        arguments += ["--", url]
-        let status = try await run(curlArguments: arguments, errorFile: folder.appendingPathComponent("stderr").path)
-        guard status == 0 else {
-            let message = (try? String(contentsOfFile: folder.appendingPathComponent("stderr").path, encoding: .utf8)) ?? ""
-            throw MockIDPError("curl \(method) \(url) failed (exit \(status)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
-        }
-        let headerText = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
-        // The last header block is the final response's (an interim 1xx block may come first).
-        let blocks = headerText.components(separatedBy: "\r\n\r\n").filter { !$0.isEmpty }
-        let lines = (blocks.last ?? "").components(separatedBy: "\r\n")
-        guard let statusLine = lines.first, let code = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
-            throw MockIDPError("curl \(method) \(url): no status line in the answer")
-        }
-        var fields: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: bodyFile))) ?? Data()
-        return HTTPReply(status: code, headers: fields, body: Array(data))
-    }
-
-    /// Runs `curl` without blocking a thread of the cooperative pool while it waits.
-    private static func run(curlArguments: [String], errorFile: String) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl"] + curlArguments
-        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errorFile)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: MockIDPError("cannot run curl (needed for HTTPS helpers): \(error)"))
-            }
-        }
+        for (name, value) in response.headers { fields[name.lowercased()] = value }
+        return HTTPReply(status: Int(response.status.code), headers: fields, body: Array(bytes.readableBytesView))
     }
 }

@@ -9,16 +9,15 @@ public struct MockIdentityProvider: Sendable {
     public let server: MockIdentityProviderServer
     /// `scheme://127.0.0.1:port` of the listener, without a trailing slash.
     public let baseURL: String
-    /// How this value's own helpers reach the server (URLSession for HTTP; curl with the CA for HTTPS).
+    /// How this value's own helpers reach the server: its routes in-process, or a real HTTP client over its listener.
     let transport: HTTPTransport
 
-    init(server: MockIdentityProviderServer, baseURL: String) {
+    init(server: MockIdentityProviderServer, baseURL: String, transport: HTTPTransport) {
         self.server = server
         self.baseURL = baseURL
-        transport = server.caCertificatePath.map { HTTPTransport.curl(caCertificatePath: $0) } ?? .urlSession
+        self.transport = transport
     }
 
-    /// Whether the server speaks HTTPS (with the CA of `caCertificatePath`).
     public var usesTLS: Bool { server.options.tls }
 
     /// The port the server listens on.

@@ -12,6 +12,7 @@ public final class MockIdentityProviderServer: Sendable {
     /// The state directory in use.
     public let stateDirectory: StateDirectory
     private let http: HTTPServer
+    private let routes: Routes
     private let logger: Logger
 
     /// Loads or creates keys and certificates, and prepares (does not start) the listeners.
@@ -36,11 +37,16 @@ public final class MockIdentityProviderServer: Sendable {
         var httpConfiguration = HTTPServer.Configuration(listeners: options.ports.map { HTTPServer.Listener(host: options.host, port: $0) }, tls: tls)
         if let threads = options.threadsPerListener { httpConfiguration.threadsPerListener = threads }
         let routes = Routes(provider: provider, options: options, logger: logger)
+        self.routes = routes
         let log = routes.handlers.requestLog
         http = HTTPServer(configuration: httpConfiguration, logger: logger, rejections: { rejection in
             log.record(RequestLog.Entry(method: rejection.method, path: rejection.path, status: rejection.status, reason: rejection.reason))
         }) { request in routes.respond(to: request) }
     }
+
+    /// Answers `request` as a listener would, in-process: no socket, the same routes, middleware and request log.
+    /// `MockIDPTesting`'s in-process mode, and tests that need no network, call this.
+    public func respond(to request: HTTPRequest) -> HTTPResponse { routes.respond(to: request) }
 
     /// Binds every listener; throws one clear sentence when a port cannot be used.
     public func start() throws(MockIDPError) {

@@ -38,6 +38,17 @@ public struct HTTPRequest: Sendable {
         self.localPort = localPort
     }
 
+    /// A request as a client would send it, from its target in origin form (`/path?query`) or absolute form
+    /// (`https://host/path?query`), decoded exactly as the server decodes what comes off the wire; for callers that
+    /// answer requests in-process, without a socket. Throws the reason when the target cannot be decoded.
+    public init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                remoteAddress: String = "127.0.0.1", isSecure: Bool = false, localPort: UInt16 = 0) throws(MalformedRequestTarget) {
+        let decoded: RequestTarget
+        do { decoded = try RequestTarget(raw: target) } catch { throw MalformedRequestTarget(description: error.message) }
+        self.init(method: method, path: decoded.path, query: decoded.query, headers: headers, body: body,
+                  remoteAddress: remoteAddress, isSecure: isSecure, localPort: localPort)
+    }
+
     /// The first value of the query parameter `name` (exact, case-sensitive match), or nil.
     public func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value
@@ -49,4 +60,10 @@ public struct HTTPRequest: Sendable {
             || remoteAddress.utf8.starts(with: "127.".utf8)
             || ASCII.hasPrefixCaseInsensitive(remoteAddress, "::ffff:127.")
     }
+}
+
+/// A request target that cannot be decoded (the server answers such a request with 400).
+public struct MalformedRequestTarget: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, in words.
+    public var description: String
 }
