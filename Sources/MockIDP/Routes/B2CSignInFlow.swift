@@ -26,14 +26,14 @@ struct B2CSignInFlow {
         case .signUp:
             return signUpPage(email: validated.loginHint, error: nil)
         case .profileEdit:
-            if validated.prompt != "login", accounts.count == 1, let only = accounts.first { return profilePage(for: only.user, error: nil) }
+            if validated.prompt != .login, accounts.count == 1, let only = accounts.first { return profilePage(for: only.user, error: nil) }
             return signInPage(username: validated.loginHint, error: nil)
         case .signUpOrSignIn, .signIn:
             switch validated.prompt {
-            case "none":
+            case .none?:
                 guard accounts.count == 1, let only = accounts.first else { return sendError(.loginRequired()) }
                 return base.complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: base.sessionID)
-            case "login":
+            case .login?:
                 return signInPage(username: validated.loginHint, error: nil)
             default:
                 if validated.client.headlessSignIn, let hint = validated.loginHint,

@@ -49,51 +49,6 @@ extension EndpointHandlers {
         }
     }
 
-    /// Entra's error page: for errors that must not go to an unverified redirect URI.
-    func errorPage(_ error: OAuthError, context: RequestContext) -> HTTPResponse {
-        logger.debug("rejected: \(error.reason)")
-        let html = pages.render("error", [
-            "code": error.aadsts.map { "AADSTS\($0)" } ?? error.b2cCode ?? error.error, "message": error.message,
-            "traceID": provider.newGUID(), "correlationID": context.correlationID ?? provider.newGUID(),
-            "timestamp": EntraTime.timestamp(provider.clock.now()),
-        ])
-        var response = HTTPResponse.html(html, status: .badRequest)
-        response.rejectionReason = error.reason
-        return response
-    }
-
-    /// The parameters of an error sent to the redirect URI (§7.7).
-    func errorParameters(_ error: OAuthError, state: String?, context: RequestContext) -> [(name: String, value: String)] {
-        let trace = provider.newGUID(), correlation = context.correlationID ?? provider.newGUID()
-        logger.debug("rejected: \(error.reason)")
-        if error.aadsts == nil, error.b2cCode != nil {
-            // B2C: the code and message, then correlation ID and timestamp, each line ended by \r\n.
-            var p: [(name: String, value: String)] = [
-                ("error", error.error),
-                ("error_description", "\(error.codeAndMessage)\r\nCorrelation ID: \(correlation)\r\nTimestamp: \(EntraTime.timestamp(provider.clock.now()))\r\n"),
-            ]
-            if let state { p.append(("state", state)) }
-            return p
-        }
-        var p: [(name: String, value: String)] = [
-            ("error", error.error),
-            ("error_description", "\(error.codeAndMessage)\r\nTrace ID: \(trace)\r\nCorrelation ID: \(correlation)\r\nTimestamp: \(EntraTime.timestamp(provider.clock.now()))"),
-        ]
-        if let code = error.aadsts { p.append(("error_uri", "https://\(errorHost(context))/error?code=\(code)")) }
-        if let state { p.append(("state", state)) }
-        p.append(("trace_id", trace))
-        p.append(("correlation_id", correlation))
-        return p
-    }
-
-    /// Sends an error to the client's (verified) redirect URI, noting why for the request log.
-    func deliverError(_ error: OAuthError, state: String?, to redirectURI: String, mode: ResponseMode,
-                      context: RequestContext) -> HTTPResponse {
-        var response = deliver(errorParameters(error, state: state, context: context), to: redirectURI, mode: mode)
-        response.rejectionReason = error.reason
-        return response
-    }
-
     /// Sends the response to the client: a redirect with a query or fragment, or an auto-submitting form.
     func deliver(_ parameters: [(name: String, value: String)], to redirectURI: String, mode: ResponseMode,
                  cookies: [HTTPCookie] = []) -> HTTPResponse {

@@ -289,19 +289,6 @@ struct EndpointHandlers: Sendable {
         }
     }
 
-    func oauthError(_ error: OAuthError, context: RequestContext) -> HTTPResponse {
-        let trace = provider.newGUID()
-        let body = error.responseBody(traceID: trace, correlationID: context.correlationID ?? provider.newGUID(),
-                                      timestamp: EntraTime.timestamp(provider.clock.now()), errorHost: errorHost(context))
-        var r = HTTPResponse.json(body.serialized(), status: HTTPStatus(rawValue: error.status))
-        r.headers["Cache-Control"] = "no-store, no-cache"
-        r.headers["Pragma"] = "no-cache"
-        r.headers["x-ms-request-id"] = trace
-        if error.status >= 400 { logger.debug("rejected: \(error.reason)") }
-        r.rejectionReason = error.reason
-        return r
-    }
-
     static func jsonError(status: HTTPStatus, error: String, description: String) -> HTTPResponse {
         let body: JSONValue = ["error": .string(error), "error_description": .string(description)]
         return HTTPResponse.json(body.serialized(), status: status)

@@ -17,45 +17,24 @@ struct SignInFlow {
     var sessionID: String? { cookies[EndpointHandlers.sessionCookie] }
 
     /// Session accounts that may answer this request: matching `login_hint` when given, and fresh enough for `max_age`.
-    var usableAccounts: [(account: SessionAccount, user: User, tenant: Tenant)] {
-        let now = provider.clock.now()
-        return provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).filter { entry in
-            if let hint = validated.loginHint, !provider.isNamed(hint, user: entry.user, in: entry.tenant) { return false }
-            if let maxAge = validated.maxAge, now - entry.account.authTime > maxAge { return false }
-            return true
-        }
-    }
+    var usableAccounts: [SessionEntry] { provider.usableSessionAccounts(validated, sessionID: sessionID) }
 
-    /// A request arriving from the client.
+    /// A request arriving from the client: Core's interaction decision, as a page or a response.
     func start() -> HTTPResponse {
-        let accounts = usableAccounts
-        switch validated.prompt {
-        case "none":
-            guard accounts.count == 1, let only = accounts.first else {
-                return handlers.deliverError(.loginRequired(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
-            }
-            return complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: sessionID)
-        case "login", "create":
-            return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: false)
-        case "select_account":
-            return signInPage(username: nil, error: nil, offerSessionAccounts: true)
-        case "consent":
-            if accounts.count == 1, let only = accounts.first { return consentPage(for: only.user) }
-            return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: true)
-        default:
-            if validated.client.headlessSignIn, let hint = validated.loginHint,
-               let entry = provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope)
-                   .first(where: { provider.isNamed(hint, user: $0.user, in: $0.tenant) }) {
-                // The app's headlessSignIn setting: login_hint names the user, no page is shown (for CI).
-                let now = provider.clock.now()
-                let session = sessionID ?? provider.newSessionID()
-                provider.addToSession(session, user: entry.user, tenant: entry.tenant, authTime: now)
-                return complete(user: entry.user, tenant: entry.tenant, authTime: now, sessionID: session, setSession: true)
-            }
-            if accounts.count == 1, let only = accounts.first {
-                return complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: sessionID)
-            }
-            return signInPage(username: validated.loginHint, error: nil, offerSessionAccounts: true)
+        switch provider.interaction(for: validated, sessionID: sessionID, hostScope: context.hostScope) {
+        case .answer(let entry):
+            return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
+        case .headlessSignIn(let user, let tenant):
+            let now = provider.clock.now()
+            let session = sessionID ?? provider.newSessionID()
+            provider.addToSession(session, user: user, tenant: tenant, authTime: now)
+            return complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
+        case .loginRequired:
+            return handlers.deliverError(.loginRequired(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
+        case .signInPage(let username, let offerSessionAccounts):
+            return signInPage(username: username, error: nil, offerSessionAccounts: offerSessionAccounts)
+        case .consentPage(let entry):
+            return consentPage(for: entry.user)
         }
     }
 
@@ -74,13 +53,13 @@ struct SignInFlow {
                 let now = provider.clock.now()
                 let session = sessionID ?? provider.newSessionID()
                 provider.addToSession(session, user: user, tenant: tenant, authTime: now)
-                if validated.prompt == "consent" { return consentPage(for: user, newSession: session) }
+                if validated.prompt == .consent { return consentPage(for: user, newSession: session) }
                 return complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
             }
         case "pick":
             let username = (fields["username"] ?? "").lowercased()
-            if validated.prompt != "login", let entry = usableAccounts.first(where: { $0.account.username.lowercased() == username }) {
-                if validated.prompt == "consent" { return consentPage(for: entry.user) }
+            if validated.prompt != .login, let entry = usableAccounts.first(where: { $0.account.username.lowercased() == username }) {
+                if validated.prompt == .consent { return consentPage(for: entry.user) }
                 return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
             }
             return signInPage(username: fields["username"], error: nil, offerSessionAccounts: false)
@@ -135,7 +114,7 @@ struct SignInFlow {
         var tiles: [[String: Any]] = []
         for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope).enumerated() {
             let isSignedIn = signedIn.contains(entry.user.username.lowercased())
-            if !offerSessionAccounts, !isSignedIn, validated.prompt == "login" { continue }
+            if !offerSessionAccounts, !isSignedIn, validated.prompt == .login { continue }
             tiles.append(["index": index, "username": entry.user.username, "name": entry.user.name ?? entry.user.username,
                           "signedIn": isSignedIn && offerSessionAccounts])
         }

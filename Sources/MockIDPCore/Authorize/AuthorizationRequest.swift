@@ -34,12 +34,12 @@ public struct ValidatedAuthorization: Sendable {
     /// The redirect URI exactly as the client sent it (responses go there).
     public var redirectURI: String
     /// `code`, `id_token`, `token`, in any combination Entra allows.
-    public var responseTypes: Set<String>
+    public var responseTypes: Set<ResponseType>
     public var responseMode: ResponseMode
     public var scope: String
     public var state: String?
     public var nonce: String?
-    public var prompt: String?
+    public var prompt: Prompt?
     public var loginHint: String?
     public var domainHint: String?
     public var maxAge: Int?

@@ -60,24 +60,26 @@ extension IdentityProvider {
         // From here on, errors are sent to the verified redirect URI.
         let state = values["state"]
         let typesText = value("response_type") ?? ""
-        let types = Set(typesText.split(separator: " ").map(String.init))
+        let types = ResponseType.set(typesText) ?? []
         let requestedMode = value("response_mode")
+        // The default mode follows the parts named, known or not, so an error about them goes back the same way.
+        let named = Set(typesText.split(separator: " ").compactMap { ResponseType(rawValue: String($0)) })
         let fallbackMode: ResponseMode = requestedMode.flatMap(ResponseMode.init(rawValue:))
-            ?? (types.contains("id_token") || types.contains("token") ? .fragment : .query)
+            ?? (named.contains(.idToken) || named.contains(.token) ? .fragment : .query)
         func fail(_ error: OAuthError) -> AuthorizationDecision {
             var e = error
             e.mayRedirect = true
             return .redirectError(e, redirectURI: redirectURI, mode: fallbackMode, state: state)
         }
         guard !typesText.isEmpty else { return fail(.missingParameter("response_type")) }
-        guard types.isSubset(of: ["code", "id_token", "token"]), !types.isEmpty, types != ["token", "code"] else {
+        guard !types.isEmpty, types != [.token, .code] else {
             return fail(.unsupportedResponseType(typesText))
         }
         // Entra: implicit and hybrid flows need the app's "ID tokens" / "Access tokens" settings.
-        if types.contains("id_token"), !client.enableIDTokenIssuance { return fail(.responseTypeNotEnabled("id_token")) }
-        if types.contains("token"), !client.enableAccessTokenIssuance { return fail(.responseTypeNotEnabled("token")) }
+        if types.contains(.idToken), !client.enableIDTokenIssuance { return fail(.responseTypeNotEnabled("id_token")) }
+        if types.contains(.token), !client.enableAccessTokenIssuance { return fail(.responseTypeNotEnabled("token")) }
         if let requestedMode, ResponseMode(rawValue: requestedMode) == nil { return fail(.unsupportedResponseMode(requestedMode)) }
-        if fallbackMode == .query, types != ["code"] { return fail(.unsupportedResponseMode("query")) }
+        if fallbackMode == .query, types != [.code] { return fail(.unsupportedResponseMode("query")) }
 
         guard var scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { return fail(.missingParameter("scope")) }
         if request.version == .v1, let resource = value("resource") {
@@ -93,18 +95,21 @@ extension IdentityProvider {
             do { _ = try ScopeRequest(scope, tenant: scopeTenant, directory: directory,
                                       graphResource: Cloud.named(scopeTenant.cloud).graphResource) } catch { return fail(error) }
         }
-        if types.contains("id_token") {
+        if types.contains(.idToken) {
             guard value("nonce") != nil else { return fail(.missingParameter("nonce")) }
             guard scope.split(separator: " ").contains("openid") else {
                 return fail(.invalidParameter("scope", "must include openid when response_type includes id_token"))
             }
         }
 
-        let prompt = value("prompt")
-        if let prompt, !["login", "none", "consent", "select_account", "create"].contains(prompt) {
-            return fail(.invalidParameter("prompt", "has the unsupported value '\(prompt)'"))
+        var prompt: Prompt?
+        if let text = value("prompt") {
+            guard let known = Prompt(rawValue: text) else {
+                return fail(.invalidParameter("prompt", "has the unsupported value '\(text)'"))
+            }
+            prompt = known
         }
-        if prompt == "select_account", value("login_hint") != nil {
+        if prompt == .selectAccount, value("login_hint") != nil {
             // Entra: "You can't use both login_hint and prompt=select_account".
             return fail(.invalidParameter("login_hint", "cannot be used with prompt=select_account"))
         }
@@ -121,7 +126,7 @@ extension IdentityProvider {
         if let challenge, !(43...128).contains(challenge.utf8.count) || !challenge.utf8.allSatisfy(Self.isPKCECharacter) {
             return fail(.invalidParameter("code_challenge", "must be 43 to 128 characters of [A-Za-z0-9-._~]"))
         }
-        if client.type == .spa || client.requirePKCE, challenge == nil, types.contains("code") { return fail(.pkceRequired()) }
+        if client.type == .spa || client.requirePKCE, challenge == nil, types.contains(.code) { return fail(.pkceRequired()) }
 
         return .signIn(ValidatedAuthorization(
             tenant: authority.specificTenant, tenantSegment: request.tenant, client: client, redirectURI: redirectURI,
@@ -140,7 +145,7 @@ extension IdentityProvider {
         let directory = snapshot()
         var response: [(name: String, value: String)] = []
         var code: String?
-        if request.responseTypes.contains("code") {
+        if request.responseTypes.contains(.code) {
             let issued = "1.A" + Base64URL.encode(random.bytes(48))
             let record = AuthorizationCode(
                 clientID: request.client.clientID, redirectURI: request.redirectURI, tenantID: tenant.id,
@@ -153,14 +158,14 @@ extension IdentityProvider {
             response.append(("code", issued))
             code = issued
         }
-        if let b2c = request.b2c, request.responseTypes.contains("token") || request.responseTypes.contains("id_token") {
+        if let b2c = request.b2c, request.responseTypes.contains(.token) || request.responseTypes.contains(.idToken) {
             do throws(OAuthError) {
                 response += try b2cImplicitTokens(request, b2c: b2c, user: user, authTime: authTime, code: code,
                                                   newUser: newUser, directory: directory, context: context)
             } catch {
                 return .failure(error)
             }
-        } else if request.responseTypes.contains("token") || request.responseTypes.contains("id_token") {
+        } else if request.responseTypes.contains(.token) || request.responseTypes.contains(.idToken) {
             do throws(OAuthError) {
                 let scopes = try ScopeRequest(request.scope, tenant: tenant, directory: directory,
                                               graphResource: cloud(for: context, tenant: tenant).graphResource)
@@ -222,12 +227,12 @@ extension IdentityProvider {
                             idToken: (TokenFactory.TokenHashes) throws(OAuthError) -> String) throws(OAuthError) -> [(name: String, value: String)] {
         var response: [(name: String, value: String)] = []
         var issuedAccessToken: String?
-        if request.responseTypes.contains("token"), let token = try accessToken() {
+        if request.responseTypes.contains(.token), let token = try accessToken() {
             issuedAccessToken = token
             response += [("access_token", token), ("token_type", "Bearer"),
                          ("expires_in", String(lifetime)), ("scope", request.scope)]
         }
-        if request.responseTypes.contains("id_token") {
+        if request.responseTypes.contains(.idToken) {
             let hashes = TokenFactory.TokenHashes(code: code.map(Self.halfHash), accessToken: issuedAccessToken.map(Self.halfHash))
             response.append(("id_token", try idToken(hashes)))
         }

@@ -47,25 +47,8 @@ public struct OAuthError: Error, Sendable, Equatable {
         return message
     }
 
-    /// The JSON body Entra sends for this error (reference/entra-protocol.md §4.2).
+    /// The JSON body Entra sends for this error (see `ErrorReport`, which writes every form of it).
     public func responseBody(traceID: String, correlationID: String, timestamp: String, errorHost: String = "login.microsoftonline.com") -> JSONValue {
-        if aadsts == nil, b2cCode != nil {
-            // B2C: only `error` and `error_description`, whose lines end in \r\n (reference/entra-protocol.md §1.3).
-            return ["error": .string(error),
-                    "error_description": .string("\(codeAndMessage)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(timestamp)\r\n")]
-        }
-        var body: JSONObject = [
-            "error": .string(error),
-            "error_description": .string("\(codeAndMessage) Trace ID: \(traceID) Correlation ID: \(correlationID) Timestamp: \(timestamp)"),
-        ]
-        if let aadsts { body["error_codes"] = [.int(aadsts)] }
-        body["timestamp"] = .string(timestamp)
-        body["trace_id"] = .string(traceID)
-        body["correlation_id"] = .string(correlationID)
-        if let aadsts { body["error_uri"] = .string("https://\(errorHost)/error?code=\(aadsts)") }
-        if let suberror { body["suberror"] = .string(suberror) }
-        if let claims { body["claims"] = .string(claims) }
-        if let additionalInfo { body["error_additional_info"] = .array(additionalInfo.map { .string($0) }) }
-        return .object(body)
+        ErrorReport(self, traceID: traceID, correlationID: correlationID, timestamp: timestamp, errorHost: errorHost).jsonBody
     }
 }

@@ -1,0 +1,49 @@
+import MockIDPCore
+import MockIDPHTTP
+
+/// How an error reaches the client.
+enum ErrorDelivery {
+    /// A JSON body, for token-like endpoints (token, device code, discovery, keys, userinfo).
+    case json
+    /// Entra's error page, for a browser whose client or redirect URI is not verified (never redirected).
+    case page
+    /// To the verified redirect URI, in the response mode, with the request's `state`.
+    case redirect(to: String, mode: ResponseMode, state: String?)
+}
+
+/// The one error renderer: every OAuth error leaves the server through `respond(with:_:context:)`.
+extension EndpointHandlers {
+    /// Renders `error` for `delivery`: a new trace ID, the client's correlation ID (or a new one), the time, and the
+    /// cloud's login host in `error_uri`, written by Core's `ErrorReport`. The request log records `error.reason`.
+    func respond(with error: OAuthError, _ delivery: ErrorDelivery, context: RequestContext) -> HTTPResponse {
+        let report = ErrorReport(error, traceID: provider.newGUID(), correlationID: context.correlationID ?? provider.newGUID(),
+                                 timestamp: EntraTime.timestamp(provider.clock.now()), errorHost: errorHost(context))
+        var response: HTTPResponse
+        switch delivery {
+        case .json:
+            response = HTTPResponse.json(report.jsonBody.serialized(), status: HTTPStatus(rawValue: error.status))
+            response.headers["Cache-Control"] = "no-store, no-cache"
+            response.headers["Pragma"] = "no-cache"
+            response.headers["x-ms-request-id"] = report.traceID
+        case .page:
+            response = HTTPResponse.html(pages.render("error", report.pageValues), status: .badRequest)
+        case .redirect(let redirectURI, let mode, let state):
+            response = deliver(report.redirectParameters(state: state), to: redirectURI, mode: mode)
+        }
+        logger.debug("rejected: \(error.reason)")
+        response.rejectionReason = error.reason
+        return response
+    }
+
+    /// `error` as JSON.
+    func oauthError(_ error: OAuthError, context: RequestContext) -> HTTPResponse { respond(with: error, .json, context: context) }
+
+    /// `error` on Entra's error page.
+    func errorPage(_ error: OAuthError, context: RequestContext) -> HTTPResponse { respond(with: error, .page, context: context) }
+
+    /// `error` sent to the client's verified redirect URI.
+    func deliverError(_ error: OAuthError, state: String?, to redirectURI: String, mode: ResponseMode,
+                      context: RequestContext) -> HTTPResponse {
+        respond(with: error, .redirect(to: redirectURI, mode: mode, state: state), context: context)
+    }
+}
