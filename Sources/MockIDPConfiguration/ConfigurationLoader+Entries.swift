@@ -7,7 +7,7 @@ import Yams
 extension ConfigurationLoader {
     /// Decodes `text` (JSON, or YAML) as a `users:` entry of the tenant `tenantID` and validates `configuration`
     /// with it added (or replacing the user with the same username). `fileName` names the text in problems.
-    public static func decodeUser(text: String, fileName: String, tenantID: String,
+    package static func decodeUser(text: String, fileName: String, tenantID: String,
                                   joining configuration: IdentityProviderConfiguration) throws(ConfigurationError) -> User {
         try decodeEntry(text: text, fileName: fileName, tenantID: tenantID, joining: configuration,
                         decode: { decoder, root, origin in decoder.userEntry(root, at: origin, tenantID: tenantID) },
@@ -19,7 +19,7 @@ extension ConfigurationLoader {
 
     /// Decodes `text` (JSON, or YAML) as an `apps:` entry of the tenant `tenantID` and validates `configuration`
     /// with it added (or replacing the app with the same client ID). Certificate paths resolve against `baseDirectory`.
-    public static func decodeApp(text: String, fileName: String, baseDirectory: String, tenantID: String,
+    package static func decodeApp(text: String, fileName: String, baseDirectory: String, tenantID: String,
                                  joining configuration: IdentityProviderConfiguration) throws(ConfigurationError) -> Application {
         try decodeEntry(text: text, fileName: fileName, baseDirectory: baseDirectory, tenantID: tenantID, joining: configuration,
                         decode: { decoder, root, origin in decoder.appEntry(root, at: origin) },

@@ -11,16 +11,16 @@ import MockIDPCore
 /// - An empty value (`name:`, `~`, `null`) is the same as leaving the key out; an empty list is `[]` or nothing.
 /// - Anchors, aliases and merge keys (`<<: *base`) work; aliases may add at most 1,000,000 values to a document.
 /// - A file may hold at most 8 MiB, one YAML document, and nesting at most 1000 levels deep (claims: 32).
-public enum ConfigurationLoader {
+package enum ConfigurationLoader {
     /// The name the embedded default configuration goes by in problems.
-    public static let embeddedDefaultName = "<embedded default>"
+    package static let embeddedDefaultName = "<embedded default>"
 
     /// The embedded default configuration (`config/default.yaml`, compiled into the module).
-    public static var embeddedDefaultText: String { String(decoding: PackageResources.default_yaml, as: UTF8.self) }
+    package static var embeddedDefaultText: String { String(decoding: PackageResources.default_yaml, as: UTF8.self) }
 
     /// Loads the files in order and merges them (see `merge(_:)`); with no files, the embedded default.
     /// Validates the merged result.
-    public static func load(paths: [String]) throws(ConfigurationError) -> IdentityProviderConfiguration {
+    package static func load(paths: [String]) throws(ConfigurationError) -> IdentityProviderConfiguration {
         guard !paths.isEmpty else {
             return try parse(text: embeddedDefaultText, fileName: embeddedDefaultName, baseDirectory: ".")
         }
@@ -48,7 +48,7 @@ public enum ConfigurationLoader {
 
     /// Parses one document (YAML or JSON) and validates it. Reads no file but the certificates it names,
     /// which resolve against `baseDirectory`. `fileName` names the document in problems.
-    public static func parse(text: String, fileName: String, baseDirectory: String) throws(ConfigurationError)
+    package static func parse(text: String, fileName: String, baseDirectory: String) throws(ConfigurationError)
         -> IdentityProviderConfiguration {
         var decoder = ConfigurationDecoder(file: fileName, baseDirectory: baseDirectory)
         let overlay = decoder.decode(YAMLDocument.read(text: text, file: fileName))
@@ -74,7 +74,7 @@ public enum ConfigurationLoader {
     /// Files say exactly which fields they set. Built configurations cannot, so here a value equal to its
     /// default (a lifetime of 3600 seconds, the public cloud) counts as not set and does not override.
     /// This function does not validate.
-    public static func merge(_ configurations: [IdentityProviderConfiguration]) -> IdentityProviderConfiguration {
+    package static func merge(_ configurations: [IdentityProviderConfiguration]) -> IdentityProviderConfiguration {
         var merged = ConfigurationOverlay()
         for configuration in configurations { merged.merge(ConfigurationOverlay(configuration)) }
         return merged.configuration

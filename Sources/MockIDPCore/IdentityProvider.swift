@@ -20,11 +20,11 @@ public final class IdentityProvider: Sendable {
     let controls = Mutex(ControlRegistrations())
 
     /// The provider's clock (tests move it forward).
-    public let clock: ProviderClock
+    package let clock: ProviderClock
     let random: RandomSource
 
     /// A provider serving `configuration`, signing with the first of `signingKeys` and publishing all of them.
-    public init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
+    package init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
                 random: RandomSource = SystemRandom()) {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
         current = Mutex(Directory(configuration, signingKeys: signingKeys, generation: 0))
@@ -35,7 +35,7 @@ public final class IdentityProvider: Sendable {
 
     /// The directory as it is now: the configuration, its indexes and the signing keys, one consistent value.
     /// Takes the lock once; call it once per request and pass the value on.
-    public func snapshot() -> Directory { current.withLock { $0 } }
+    package func snapshot() -> Directory { current.withLock { $0 } }
 
     /// Replaces the served directory with `change(current)`, under the lock, so concurrent changes never lose
     /// each other; the new directory's generation is one more. Returns what `change` returned besides.
@@ -48,7 +48,7 @@ public final class IdentityProvider: Sendable {
     }
 
     /// Serves `configuration` from now on; refresh tokens of users and apps that no longer exist stop working.
-    public func replaceConfiguration(_ configuration: IdentityProviderConfiguration) {
+    package func replaceConfiguration(_ configuration: IdentityProviderConfiguration) {
         loadedConfiguration.withLock { $0 = configuration }
         _ = changeDirectory { d in (Directory(configuration, signingKeys: d.signingKeys, generation: d.generation), ()) }
     }
@@ -64,7 +64,7 @@ public final class IdentityProvider: Sendable {
     /// Entra's AADSTS90002 when the tenant segment of a request names a configured tenant that the request's host
     /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
     /// Unknown names are left to the endpoint, which reports them in its own way.
-    public func hostRefusal(tenantSegment: String, context: RequestContext, forDiscovery: Bool) -> OAuthError? {
+    package func hostRefusal(tenantSegment: String, context: RequestContext, forDiscovery: Bool) -> OAuthError? {
         guard context.hostScope != .neutral, let tenant = snapshot().tenant(tenantSegment) else { return nil }
         return checkHost(serves: tenant, context: context, named: tenantSegment, forDiscovery: forDiscovery)
     }
@@ -93,5 +93,5 @@ public final class IdentityProvider: Sendable {
     }
 
     /// A new random GUID (trace and correlation IDs).
-    public func newGUID() -> String { GUID.random(random) }
+    package func newGUID() -> String { GUID.random(random) }
 }

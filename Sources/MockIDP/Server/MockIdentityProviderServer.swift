@@ -46,7 +46,7 @@ public final class MockIdentityProviderServer: Sendable {
 
     /// Answers `request` as a listener would, in-process: no socket, the same routes, middleware and request log.
     /// `MockIDPTesting`'s in-process mode, and tests that need no network, call this.
-    public func respond(to request: HTTPRequest) -> HTTPResponse { routes.respond(to: request) }
+    package func respond(to request: HTTPRequest) -> HTTPResponse { routes.respond(to: request) }
 
     /// Binds every listener; throws one clear sentence when a port cannot be used.
     public func start() throws(MockIDPError) {

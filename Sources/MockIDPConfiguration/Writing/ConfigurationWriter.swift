@@ -5,9 +5,9 @@ import MockIDPCore
 /// `ConfigurationLoader.parse` with an equal result. Empty lists and unset optional values are left out.
 /// Certificates are written as the paths they were read from, so parse the output with the same base
 /// directory (a configuration merged from files in several directories may need its paths adjusted).
-public enum ConfigurationWriter {
+package enum ConfigurationWriter {
     /// The YAML text of `configuration`.
-    public static func yaml(_ configuration: IdentityProviderConfiguration) -> String {
+    package static func yaml(_ configuration: IdentityProviderConfiguration) -> String {
         var out = YAMLLines()
         out.line("tokens:")
         out.line("  lifetime: \(configuration.tokens.lifetime)")

@@ -1,10 +1,10 @@
 /// One account signed in within a browser session.
-public struct SessionAccount: Sendable, Equatable {
-    public var tenantID: String
-    public var objectID: String
-    public var username: String
+package struct SessionAccount: Sendable, Equatable {
+    package var tenantID: String
+    package var objectID: String
+    package var username: String
     /// When the user last typed a password.
-    public var authTime: Int
+    package var authTime: Int
 }
 
 /// What the session cookie stands for: the accounts signed in in that browser (Entra's account picker lists them).

@@ -3,7 +3,7 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Checks an authorize request in Entra's order (reference/entra-protocol.md §7): until the client and its
     /// redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
-    public func checkAuthorization(_ request: AuthorizationRequest) -> AuthorizationDecision {
+    package func checkAuthorization(_ request: AuthorizationRequest) -> AuthorizationDecision {
         let b2c: B2CAuthority?
         switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
         case .failure(let error): return .errorPage(error)
@@ -139,7 +139,7 @@ extension IdentityProvider {
     /// The user signed in (by the page or the browser session): issues what `response_type` asked for and returns
     /// the parameters of the response in Entra's order (`code`, `access_token`…, `id_token`, `client_info`, `state`,
     /// `session_state`). Hybrid ID tokens carry `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
-    public func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
+    package func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
                           newUser: Bool = false, context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
         if let refusal = checkHost(serves: tenant, context: context) { return .failure(refusal) }
         let directory = snapshot()

@@ -1,11 +1,11 @@
 import MockIDPJOSE
 
 /// What the `/devicelogin` page needs to know of a user code.
-public struct DeviceLoginRequest: Sendable {
-    public var userCode: String
-    public var client: Application
-    public var tenantSegment: String
-    public var scope: String
+package struct DeviceLoginRequest: Sendable {
+    package var userCode: String
+    package var client: Application
+    package var tenantSegment: String
+    package var scope: String
 }
 
 extension IdentityProvider {
@@ -17,7 +17,7 @@ extension IdentityProvider {
 
     /// `/{tenant}/oauth2/v2.0/devicecode`: starts a device code flow (RFC 8628 §3.2). The v1 endpoint
     /// (`/oauth2/devicecode`, ADAL) takes `resource` and answers `verification_url` instead of `verification_uri`.
-    public func deviceAuthorization(tenant segment: String, parameters: [(name: String, value: String)],
+    package func deviceAuthorization(tenant segment: String, parameters: [(name: String, value: String)],
                                     version: ProtocolVersion = .v2, context: RequestContext) -> Result<JSONValue, OAuthError> {
         do throws(OAuthError) {
             let p = try TokenParameters(TokenRequest(tenant: segment, parameters: parameters))
@@ -61,7 +61,7 @@ extension IdentityProvider {
     }
 
     /// The pending request for a user code typed at `/devicelogin`, or nil when it is unknown, used or expired.
-    public func deviceLogin(userCode: String) -> DeviceLoginRequest? {
+    package func deviceLogin(userCode: String) -> DeviceLoginRequest? {
         let code = userCode.uppercased().filter { !$0.isWhitespace && $0 != "-" }
         let now = clock.now()
         guard let (_, record) = deviceCodes.withLock({ s -> (String, DeviceAuthorization)? in
@@ -75,7 +75,7 @@ extension IdentityProvider {
     }
 
     /// The user at `/devicelogin` signed in (`user` set) or declined (`user` nil).
-    public func completeDeviceLogin(userCode: String, user: User?, tenant: Tenant?) {
+    package func completeDeviceLogin(userCode: String, user: User?, tenant: Tenant?) {
         deviceCodes.withLock { s in
             guard let d = s.deviceCode(forUserCode: userCode), var r = s[deviceCode: d],
                   case .pending = r.status else { return }

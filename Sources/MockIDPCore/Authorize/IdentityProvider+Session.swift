@@ -3,7 +3,7 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Checks a username and password typed into the sign-in page for the tenant of the request
     /// (`common`/`organizations`: the tenant of the username's domain).
-    public func verifyPassword(username: String, password: String, tenantSegment: String) -> Result<(User, Tenant), OAuthError> {
+    package func verifyPassword(username: String, password: String, tenantSegment: String) -> Result<(User, Tenant), OAuthError> {
         let directory = snapshot()
         guard let authority = Authority(segment: tenantSegment, directory: directory) else {
             return .failure(.tenantNotFound(tenantSegment, forDiscovery: false))
@@ -19,17 +19,17 @@ extension IdentityProvider {
     }
 
     /// A new, unguessable browser session ID.
-    public func newSessionID() -> String { Base64URL.encode(random.bytes(32)) }
+    package func newSessionID() -> String { Base64URL.encode(random.bytes(32)) }
 
     /// Records that `user` signed in within the browser session `sessionID`.
-    public func addToSession(_ sessionID: String, user: User, tenant: Tenant, authTime: Int) {
+    package func addToSession(_ sessionID: String, user: User, tenant: Tenant, authTime: Int) {
         let now = clock.now()
         let account = SessionAccount(tenantID: tenant.id, objectID: user.objectID, username: user.username, authTime: authTime)
         sessions.withLock { $0.add(account, to: sessionID, now: now) }
     }
 
     /// The accounts of a browser session that still exist and may sign in to `tenantSegment`.
-    public func sessionAccounts(_ sessionID: String?, tenantSegment: String) -> [(account: SessionAccount, user: User, tenant: Tenant)] {
+    package func sessionAccounts(_ sessionID: String?, tenantSegment: String) -> [(account: SessionAccount, user: User, tenant: Tenant)] {
         guard let sessionID else { return [] }
         let now = clock.now()
         let accounts = sessions.withLock { $0.accounts(sessionID, now: now) }
@@ -45,16 +45,16 @@ extension IdentityProvider {
 
     /// Whether `name` (a `login_hint`) names `user` of `tenant`: the username, or for a guest the name they use at home
     /// (Entra: a B2B guest is hinted, and signs in, with their own account's name).
-    public func isNamed(_ name: String, user: User, in tenant: Tenant) -> Bool {
+    package func isNamed(_ name: String, user: User, in tenant: Tenant) -> Bool {
         user.username.lowercased() == name.lowercased() || snapshot().user(name, in: tenant)?.objectID == user.objectID
     }
 
     /// Signs every account of the session out.
-    public func endSession(_ sessionID: String) { sessions.withLock { $0[sessionID] = nil } }
+    package func endSession(_ sessionID: String) { sessions.withLock { $0[sessionID] = nil } }
 
     /// Users the sign-in page offers to pick from: the tenant's, or every tenant's for common/organizations.
     /// At a cloud's host (`hostScope`), common/organizations offer only that cloud's users.
-    public func pickableUsers(tenantSegment: String, hostScope: HostScope = .neutral) -> [(user: User, tenant: Tenant)] {
+    package func pickableUsers(tenantSegment: String, hostScope: HostScope = .neutral) -> [(user: User, tenant: Tenant)] {
         let directory = snapshot()
         switch Authority(segment: tenantSegment, directory: directory) {
         case .tenant(let t): return t.users.map { ($0, t) }
@@ -66,7 +66,7 @@ extension IdentityProvider {
     }
 
     /// Whether `uri` may receive a user after logout: registered for `clientID`, or for any app of the tenant.
-    public func isRegisteredLogoutRedirect(_ uri: String, clientID: String?, tenantSegment: String) -> Bool {
+    package func isRegisteredLogoutRedirect(_ uri: String, clientID: String?, tenantSegment: String) -> Bool {
         let directory = snapshot()
         guard let authority = Authority(segment: tenantSegment, directory: directory) else { return false }
         let apps: [Application]

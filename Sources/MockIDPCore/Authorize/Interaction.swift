@@ -1,7 +1,7 @@
 /// What an authorize request that passed its checks does next in the browser: the sign-in decisions of
 /// reference/entra-protocol.md §7.4 (`prompt`, `login_hint`, `max_age`, the browser session), made in Core so they
 /// can be tested without HTTP. `MockIDP` turns each case into a page or a response.
-public enum Interaction: Sendable {
+package enum Interaction: Sendable {
     /// Answer the client now as this account of the browser session.
     case answer(SessionEntry)
     /// The app's `headlessSignIn`: `login_hint` names this user, who is signed in without a page.
@@ -15,16 +15,16 @@ public enum Interaction: Sendable {
 }
 
 /// An account of a browser session with the user and tenant it stands for.
-public struct SessionEntry: Sendable {
-    public var account: SessionAccount
-    public var user: User
-    public var tenant: Tenant
+package struct SessionEntry: Sendable {
+    package var account: SessionAccount
+    package var user: User
+    package var tenant: Tenant
 }
 
 extension IdentityProvider {
     /// The session's accounts that may answer `request`: those `login_hint` names when given, signed in recently
     /// enough for `max_age`.
-    public func usableSessionAccounts(_ request: ValidatedAuthorization, sessionID: String?) -> [SessionEntry] {
+    package func usableSessionAccounts(_ request: ValidatedAuthorization, sessionID: String?) -> [SessionEntry] {
         let now = clock.now()
         return sessionAccounts(sessionID, tenantSegment: request.tenantSegment).compactMap { entry in
             if let hint = request.loginHint, !isNamed(hint, user: entry.user, in: entry.tenant) { return nil }
@@ -35,7 +35,7 @@ extension IdentityProvider {
 
     /// Entra's decision for a browser arriving with `request` and the session `sessionID` (nil: no cookie), on a
     /// host of `hostScope`.
-    public func interaction(for request: ValidatedAuthorization, sessionID: String?, hostScope: HostScope) -> Interaction {
+    package func interaction(for request: ValidatedAuthorization, sessionID: String?, hostScope: HostScope) -> Interaction {
         let accounts = usableSessionAccounts(request, sessionID: sessionID)
         let only = accounts.count == 1 ? accounts.first : nil
         switch request.prompt {

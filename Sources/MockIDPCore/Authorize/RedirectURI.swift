@@ -1,7 +1,7 @@
 /// Entra's redirect-URI rules (reference/entra-protocol.md §7.2): an exact, case-sensitive match against the app's
 /// registered URIs, except that for loopback `http` URIs (`localhost`, `127.0.0.1`, `[::1]`) the port is ignored
 /// (RFC 8252 §7.3) while the path must still match.
-public enum RedirectURI {
+package enum RedirectURI {
     /// The registered URI `candidate` matches, or nil when none does.
     static func match(_ candidate: String, registered: [String]) -> String? {
         if registered.contains(candidate) { return candidate }
@@ -26,7 +26,7 @@ public enum RedirectURI {
     }
 
     /// Entra: a registered URI without a path comes back with a trailing slash in query and fragment responses.
-    public static func responseTarget(_ requested: String) -> String {
+    package static func responseTarget(_ requested: String) -> String {
         guard let parsed = ParsedURL(requested), parsed.scheme == "http" || parsed.scheme == "https",
               parsed.path.isEmpty, !requested.contains("?") else { return requested }
         return requested + "/"

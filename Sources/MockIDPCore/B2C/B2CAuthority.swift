@@ -1,19 +1,19 @@
 /// A B2C tenant and one of its policies, as named by a request (path segment or `?p=`).
-public struct B2CAuthority: Sendable {
+package struct B2CAuthority: Sendable {
     /// The B2C tenant, as the directory held it when the request came.
-    public var tenant: Tenant
+    package var tenant: Tenant
     /// The policy, with its configured spelling.
-    public var policy: Policy
+    package var policy: Policy
     /// The tenant segment as the client wrote it (B2C keeps it in endpoint URLs instead of the GUID).
-    public var tenantSegment: String
+    package var tenantSegment: String
     /// How the client named the policy: in the path (also `/tfp/`, `/te/`), or as `?p=`.
-    public var form: B2CPolicyForm
+    package var form: B2CPolicyForm
     /// The claim that carries the policy name (`tfp` or `acr`).
-    public var policyClaim: PolicyClaim
+    package var policyClaim: PolicyClaim
 }
 
 /// How a request names its B2C policy.
-public enum B2CPolicyForm: Sendable {
+package enum B2CPolicyForm: Sendable {
     /// `/{tenant}/{policy}/…`, `/tfp/{tenant}/{policy}/…` or `/te/{tenant}/{policy}/…`.
     case path
     /// `/{tenant}/…?p={policy}`.
@@ -24,7 +24,7 @@ extension IdentityProvider {
     /// Resolves the dialect of a request: `nil` for Entra (a tenant that is not B2C, named without a policy), the
     /// B2C tenant and policy otherwise, or B2C's error for a missing or unknown policy. `status` is the HTTP
     /// status of that error (404 for metadata documents, as B2C answers them).
-    public func b2cAuthority(tenantSegment: String, policy: String?, form: B2CPolicyForm,
+    package func b2cAuthority(tenantSegment: String, policy: String?, form: B2CPolicyForm,
                              status: Int = 400, directory: Directory? = nil) -> Result<B2CAuthority?, OAuthError> {
         let directory = directory ?? snapshot()
         let policyName = policy.flatMap { $0.isEmpty ? nil : $0 }

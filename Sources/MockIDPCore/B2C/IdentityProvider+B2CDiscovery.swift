@@ -6,7 +6,7 @@ extension IdentityProvider {
 
     /// A B2C policy's OpenID configuration, shaped as B2C's (reference/entra-protocol.md §1.3): the policy in every
     /// endpoint, the tenant as the client named it, no device code, cloud or Graph members.
-    public func b2cOpenIDConfiguration(_ authority: B2CAuthority, context: RequestContext) -> JSONValue {
+    package func b2cOpenIDConfiguration(_ authority: B2CAuthority, context: RequestContext) -> JSONValue {
         let base = context.baseURL
         func url(_ e: B2CEndpoint) -> JSONValue { .string(B2CEndpointTable.url(e, baseURL: base, authority: authority)) }
         var d = JSONObject()
@@ -29,7 +29,7 @@ extension IdentityProvider {
     }
 
     /// A B2C policy's key set: `kid`, `nbf`, `use`, `kty`, `e`, `n`, without Entra's `x5t`, `x5c` and `issuer` (§5.4, §6).
-    public func b2cKeySet(_ authority: B2CAuthority) -> Result<JSONValue, OAuthError> {
+    package func b2cKeySet(_ authority: B2CAuthority) -> Result<JSONValue, OAuthError> {
         var keys: [JSONValue] = []
         for key in snapshot().signingKeys {
             guard let (modulus, exponent) = key.certificate.publicKey.rsaComponents else {

@@ -1,16 +1,16 @@
 import MockIDPJOSE
 
 /// What a B2C page reports back to the user when a form is not accepted (shown on the page, not sent to the app).
-public struct SelfAssertedProblem: Error, Sendable, Equatable {
+package struct SelfAssertedProblem: Error, Sendable, Equatable {
     /// The sentence B2C shows above the form.
-    public var message: String
+    package var message: String
 }
 
 /// The user flows behind B2C's pages: sign-up, password reset and profile edit change the directory through
 /// `upsertUser`, so what they change is gone after `restoreLoadedConfiguration` (the control API's reset).
 extension IdentityProvider {
     /// Signs a new local account up in the policy's tenant: the e-mail address is the sign-in name.
-    public func b2cSignUp(email: String, password: String, reenteredPassword: String, displayName: String,
+    package func b2cSignUp(email: String, password: String, reenteredPassword: String, displayName: String,
                           givenName: String, surname: String, authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
         let email = email.trimmingSpaces()
         guard Self.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
@@ -30,7 +30,7 @@ extension IdentityProvider {
     }
 
     /// Sets a new password for an existing local account (B2C would first verify the e-mail address by a code).
-    public func b2cResetPassword(email: String, newPassword: String, reenteredPassword: String,
+    package func b2cResetPassword(email: String, newPassword: String, reenteredPassword: String,
                                  authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
         guard var user = snapshot().user(email.trimmingSpaces(), in: authority.tenant) else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
@@ -42,7 +42,7 @@ extension IdentityProvider {
     }
 
     /// Changes the display name, given name and surname of a signed-in user.
-    public func b2cEditProfile(_ user: User, displayName: String, givenName: String, surname: String,
+    package func b2cEditProfile(_ user: User, displayName: String, givenName: String, surname: String,
                                authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
         guard var current = snapshot().user(user.username, in: authority.tenant), current.objectID == user.objectID else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))

@@ -1,22 +1,22 @@
 /// An Azure AD B2C policy (user flow `B2C_1_*` or custom policy `B2C_1A_*`) of a tenant, and what it lets the user do.
-public struct Policy: Sendable, Equatable {
+package struct Policy: Sendable, Equatable {
     /// The name as configured (B2C matches names without regard to case).
-    public var name: String
+    package var name: String
     /// What the policy's pages let the user do, inferred from the name.
-    public var kind: PolicyKind
+    package var kind: PolicyKind
 
     /// The policy named `name`.
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
         kind = PolicyKind(inferredFrom: name)
     }
 
     /// The name as B2C writes it in endpoint paths and `client_info`: lower-case.
-    public var pathName: String { name.lowercased() }
+    package var pathName: String { name.lowercased() }
 }
 
 /// The kind of user flow, inferred from the policy's name (the README lists the rules).
-public enum PolicyKind: String, Sendable, CaseIterable {
+package enum PolicyKind: String, Sendable, CaseIterable {
     /// Sign-in page with "Sign up now" and "Forgot your password?".
     case signUpOrSignIn
     /// Sign-in page with "Forgot your password?".
@@ -44,13 +44,13 @@ public enum PolicyKind: String, Sendable, CaseIterable {
     ]
 
     /// The kind a policy named `name` has.
-    public init(inferredFrom name: String) {
+    package init(inferredFrom name: String) {
         let lower = name.lowercased()
         self = Self.fragments.first { lower.contains($0.fragment) }?.kind ?? .signIn
     }
 
     /// Whether the flow's page lets a new user create an account.
-    public var offersSignUp: Bool { self == .signUpOrSignIn || self == .signUp }
+    package var offersSignUp: Bool { self == .signUpOrSignIn || self == .signUp }
     /// Whether the flow's page signs existing users in.
-    public var offersSignIn: Bool { self == .signUpOrSignIn || self == .signIn || self == .profileEdit }
+    package var offersSignIn: Bool { self == .signUpOrSignIn || self == .signIn || self == .profileEdit }
 }

@@ -8,36 +8,36 @@ public enum CloudName: String, Sendable, CaseIterable {
 
 /// A Microsoft cloud as clients see it: its login hosts and the names its discovery documents carry.
 /// Sources: reference/entra-protocol.md §1.1 "Sovereign clouds" and §2.1 (instance discovery metadata).
-public struct Cloud: Sendable, Equatable {
+package struct Cloud: Sendable, Equatable {
     /// The name configuration uses (`cloud:`).
-    public var name: CloudName
+    package var name: CloudName
     /// The host clients are told to use (`preferred_network`).
-    public var preferredNetworkHost: String
+    package var preferredNetworkHost: String
     /// The host MSAL caches under (`preferred_cache`).
-    public var preferredCacheHost: String
+    package var preferredCacheHost: String
     /// Every login host of this cloud, the preferred one first.
-    public var aliases: [String]
+    package var aliases: [String]
     /// The host in issuers of v2 tokens, whichever alias the request came to.
-    public var issuerHost: String
+    package var issuerHost: String
     /// The host in issuers of v1 tokens (`https://sts.windows.net/{tid}/` in the public cloud).
-    public var v1IssuerHost: String
+    package var v1IssuerHost: String
     /// B2C login domain suffix, e.g. `b2clogin.com`.
-    public var b2cHostSuffix: String
+    package var b2cHostSuffix: String
     /// `cloud_instance_name` in discovery documents and user-realm answers.
-    public var cloudInstanceName: String
+    package var cloudInstanceName: String
     /// `cloud_graph_host_name`: Azure AD Graph's host in this cloud.
-    public var cloudGraphHostName: String
+    package var cloudGraphHostName: String
     /// `msgraph_host`: Microsoft Graph's host in this cloud.
-    public var msgraphHost: String
+    package var msgraphHost: String
     /// `rbac_url` in discovery documents.
-    public var rbacURL: String
+    package var rbacURL: String
     /// `tenant_region_scope` of this cloud's tenants.
-    public var regionScope: String
+    package var regionScope: String
     /// Microsoft Graph's resource URI in this cloud.
-    public var graphResource: String { "https://\(msgraphHost)" }
+    package var graphResource: String { "https://\(msgraphHost)" }
 
     /// The cloud named `name`.
-    public static func named(_ name: CloudName) -> Cloud {
+    package static func named(_ name: CloudName) -> Cloud {
         switch name {
         case .public: .publicCloud
         case .usgov: .usGovernment
@@ -47,7 +47,7 @@ public struct Cloud: Sendable, Equatable {
     }
 
     /// The public (worldwide) cloud.
-    public static let publicCloud = Cloud(
+    package static let publicCloud = Cloud(
         name: .public, preferredNetworkHost: "login.microsoftonline.com", preferredCacheHost: "login.windows.net",
         aliases: ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"],
         issuerHost: "login.microsoftonline.com", v1IssuerHost: "sts.windows.net", b2cHostSuffix: "b2clogin.com",
@@ -57,7 +57,7 @@ public struct Cloud: Sendable, Equatable {
     // Entra: instance discovery keeps login-us.microsoftonline.com as its own metadata entry; it belongs to the US
     // Government cloud all the same.
     /// The US Government cloud (GCC High, DoD).
-    public static let usGovernment = Cloud(
+    package static let usGovernment = Cloud(
         name: .usgov, preferredNetworkHost: "login.microsoftonline.us", preferredCacheHost: "login.microsoftonline.us",
         aliases: ["login.microsoftonline.us", "login.usgovcloudapi.net", "login-us.microsoftonline.com"],
         issuerHost: "login.microsoftonline.us", v1IssuerHost: "sts.windows.net", b2cHostSuffix: "b2clogin.us",
@@ -67,7 +67,7 @@ public struct Cloud: Sendable, Equatable {
     // Entra: MSAL.js's captured China metadata keeps endpoints on login.chinacloudapi.cn with the issuer on
     // login.partner.microsoftonline.cn (reference §1.1).
     /// Microsoft Azure operated by 21Vianet.
-    public static let china = Cloud(
+    package static let china = Cloud(
         name: .china, preferredNetworkHost: "login.partner.microsoftonline.cn", preferredCacheHost: "login.partner.microsoftonline.cn",
         aliases: ["login.partner.microsoftonline.cn", "login.chinacloudapi.cn"],
         issuerHost: "login.partner.microsoftonline.cn", v1IssuerHost: "sts.chinacloudapi.cn", b2cHostSuffix: "b2clogin.cn",
@@ -75,7 +75,7 @@ public struct Cloud: Sendable, Equatable {
         msgraphHost: "microsoftgraph.chinacloudapi.cn", rbacURL: "https://pas.chinacloudapi.cn", regionScope: "AS")
 
     /// Microsoft Cloud Deutschland (closed in 2021; clients still know it).
-    public static let germany = Cloud(
+    package static let germany = Cloud(
         name: .germany, preferredNetworkHost: "login.microsoftonline.de", preferredCacheHost: "login.microsoftonline.de",
         aliases: ["login.microsoftonline.de"],
         issuerHost: "login.microsoftonline.de", v1IssuerHost: "sts.microsoftonline.de", b2cHostSuffix: "b2clogin.de",
@@ -83,10 +83,10 @@ public struct Cloud: Sendable, Equatable {
         rbacURL: "https://pas.cloudapi.de", regionScope: "EU")
 
     /// Every cloud, public first.
-    public static let all: [Cloud] = [.publicCloud, .usGovernment, .china, .germany]
+    package static let all: [Cloud] = [.publicCloud, .usGovernment, .china, .germany]
 
     /// Entra's instance-discovery `metadata`, entry for entry and in Entra's order (reference §2.1).
-    public static let instanceMetadata: [(preferredNetwork: String, preferredCache: String, aliases: [String])] = [
+    package static let instanceMetadata: [(preferredNetwork: String, preferredCache: String, aliases: [String])] = [
         ("login.microsoftonline.com", "login.windows.net",
          ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]),
         ("login.partner.microsoftonline.cn", "login.partner.microsoftonline.cn", ["login.partner.microsoftonline.cn", "login.chinacloudapi.cn"]),
@@ -96,7 +96,7 @@ public struct Cloud: Sendable, Equatable {
     ]
 
     /// The cloud whose login or B2C host `host` is (port ignored), if any.
-    public static func forHost(_ host: String) -> Cloud? {
+    package static func forHost(_ host: String) -> Cloud? {
         switch HostScope(host: host) {
         case .login(let cloud), .b2c(let cloud): cloud
         case .neutral: nil
@@ -104,7 +104,7 @@ public struct Cloud: Sendable, Equatable {
     }
 
     /// The B2C login host of a B2C tenant in this cloud: `{first label of the primary domain}.b2clogin.…`.
-    public func b2cHost(of tenant: Tenant) -> String {
+    package func b2cHost(of tenant: Tenant) -> String {
         let label = tenant.primaryDomain.split(separator: ".").first.map(String.init) ?? tenant.id
         return "\(label.lowercased()).\(b2cHostSuffix)"
     }
@@ -113,7 +113,7 @@ public struct Cloud: Sendable, Equatable {
 /// What the host name a request came to says about the tenants it may reach: a cloud's login host serves that
 /// cloud's tenants only, a `*.b2clogin.*` host that cloud's B2C tenants; any other name (localhost, an address,
 /// a configured host) serves every tenant, each as its own cloud.
-public enum HostScope: Sendable, Equatable {
+package enum HostScope: Sendable, Equatable {
     /// Not a cloud's name: every tenant is served, each answering as its own cloud.
     case neutral
     /// A login host of `cloud` (e.g. `login.microsoftonline.us`): only that cloud's tenants.
@@ -122,7 +122,7 @@ public enum HostScope: Sendable, Equatable {
     case b2c(Cloud)
 
     /// The scope of `host` (a host name without port; any case).
-    public init(host: String) {
+    package init(host: String) {
         let h = host.lowercased()
         if let cloud = Self.loginHosts[h] { self = .login(cloud); return }
         for (suffix, cloud) in Self.b2cHostSuffixes where h.hasSuffix(suffix) && h.utf8.count > suffix.utf8.count {
@@ -144,7 +144,7 @@ public enum HostScope: Sendable, Equatable {
 
     /// Whether a request to this host may reach `tenant`.
     // Entra: each cloud is its own directory; a tenant asked for on another cloud's host is not found (AADSTS90002).
-    public func serves(_ tenant: Tenant) -> Bool {
+    package func serves(_ tenant: Tenant) -> Bool {
         switch self {
         case .neutral: true
         case .login(let cloud): tenant.cloud == cloud.name
@@ -170,7 +170,7 @@ extension IdentityProviderConfiguration {
     /// Every host name the configuration serves beyond loopback and the listen address: the configured `hosts`,
     /// the login hosts of every cloud a tenant lives in, and the `*.b2clogin.*` host of each B2C tenant. These go
     /// into the TLS certificate, so clients that reach the server by a real cloud name trust it.
-    public var servedHostNames: [String] {
+    package var servedHostNames: [String] {
         var names: [String] = []
         func add(_ name: String) {
             let n = name.lowercased()

@@ -8,12 +8,12 @@ import MockIDPJOSE
 /// same values; other claims (MSAL's `xms_cc` client capabilities) may be added. A request *asks for MFA* when it
 /// asks for `acrs` or `capolids` (an authentication context or a Conditional Access policy, which mockidp treats as
 /// satisfied by multi-factor sign-in) or for an `amr` value `mfa`.
-public struct ClaimsRequest: Sendable, Equatable {
+package struct ClaimsRequest: Sendable, Equatable {
     /// Member (`access_token`, …) → claim name → the values asked for (empty when any value will do).
-    public private(set) var members: [String: [String: [String]]]
+    package private(set) var members: [String: [String: [String]]]
 
     /// Parses the parameter's JSON text; nil when it is not a JSON object of objects.
-    public init?(json: String) {
+    package init?(json: String) {
         guard let value = try? JSONValue.parse(json), let root = value.objectValue else { return nil }
         var members: [String: [String: [String]]] = [:]
         for (member, claims) in root {
@@ -44,7 +44,7 @@ public struct ClaimsRequest: Sendable, Equatable {
     }
 
     /// True when this request asks for every claim `challenge` asks for, with at least its values.
-    public func answers(_ challenge: ClaimsRequest) -> Bool {
+    package func answers(_ challenge: ClaimsRequest) -> Bool {
         for (member, claims) in challenge.members {
             for (name, values) in claims {
                 guard let asked = members[member]?[name] else { return false }
@@ -55,13 +55,13 @@ public struct ClaimsRequest: Sendable, Equatable {
     }
 
     /// The authentication-context IDs asked for (`acrs`, in any member), in order, each once.
-    public var authenticationContexts: [String] {
+    package var authenticationContexts: [String] {
         var seen = Set<String>()
         return ["access_token", "id_token", "userinfo"].flatMap { members[$0]?["acrs"] ?? [] }.filter { seen.insert($0).inserted }
     }
 
     /// True when the request asks for multi-factor authentication (`acrs`, `capolids`, or `amr` containing `mfa`).
-    public var asksForMultiFactor: Bool {
+    package var asksForMultiFactor: Bool {
         members.values.contains { claims in
             claims["acrs"] != nil || claims["capolids"] != nil || (claims["amr"]?.contains("mfa") ?? false)
         }

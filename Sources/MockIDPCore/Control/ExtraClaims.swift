@@ -2,20 +2,20 @@ import MockIDPJOSE
 
 /// Claims added to the next matching token responses, registered through `POST /_mockidp/claims`. They are merged
 /// last into the access and ID tokens of a response, so they may also replace standard claims.
-public struct ExtraClaims: Sendable, Equatable {
+package struct ExtraClaims: Sendable, Equatable {
     /// Assigned when registered.
-    public var id: Int = 0
+    package var id: Int = 0
     /// Only tokens for this client.
-    public var clientID: String?
+    package var clientID: String?
     /// Only tokens for this user (compared without regard to case); app-only tokens never match a username.
-    public var username: String?
+    package var username: String?
     /// The claims to add.
-    public var claims: JSONObject
+    package var claims: JSONObject
     /// How many token responses still get them; nil: every matching response until `reset`.
-    public var remaining: Int?
+    package var remaining: Int?
 
     /// Claims for the next matching token responses.
-    public init(clientID: String? = nil, username: String? = nil, claims: JSONObject, remaining: Int? = 1) {
+    package init(clientID: String? = nil, username: String? = nil, claims: JSONObject, remaining: Int? = 1) {
         self.clientID = clientID
         self.username = username
         self.claims = claims

@@ -4,50 +4,50 @@ import MockIDPJOSE
 ///
 /// A fault that has only `delayMilliseconds` lets the request through and delays its real answer; any other fault
 /// answers with Entra's error for `aadsts`/`error`/`status` (after the delay, when one is given).
-public struct Fault: Sendable, Equatable {
+package struct Fault: Sendable, Equatable {
     /// The endpoint names a fault can name (`Endpoint.controlName`).
-    public static let endpointNames: [String] = ["token", "authorize", "devicecode", "discovery", "keys", "userinfo",
+    package static let endpointNames: [String] = ["token", "authorize", "devicecode", "discovery", "keys", "userinfo",
                                                  "logout", "instance", "userrealm", "devicelogin"]
 
     /// Assigned when the fault is registered; shown in the control API's answer.
-    public var id: Int = 0
+    package var id: Int = 0
     /// One of `endpointNames`.
-    public var endpoint: String
+    package var endpoint: String
     /// Only requests from this client (`client_id`, or HTTP Basic).
-    public var clientID: String?
+    package var clientID: String?
     /// Only requests to this tenant segment (GUID or domain; compared as the tenant they name).
-    public var tenant: String?
+    package var tenant: String?
     /// Only token requests with this `grant_type`.
-    public var grantType: String?
+    package var grantType: String?
     /// How many requests still fail; nil fails every matching request until `reset`.
-    public var remaining: Int?
+    package var remaining: Int?
     /// The HTTP status (default: the code's usual one, else 400).
-    public var status: Int?
+    package var status: Int?
     /// The OAuth `error` (default: the code's usual one, else from the status).
-    public var error: String?
+    package var error: String?
     /// The AADSTS number.
-    public var aadsts: Int?
+    package var aadsts: Int?
     /// B2C's code (`AADB2C90118`) for the fault met at a B2C policy's endpoints (ignored at Entra's).
-    public var b2cCode: String?
+    package var b2cCode: String?
     /// Entra's `suberror`.
-    public var suberror: String?
+    package var suberror: String?
     /// A claims challenge (a JSON object as a string); AADSTS50076, 50079 and 53003 get a default one.
-    public var claims: String?
+    package var claims: String?
     /// Seconds for `Retry-After` (429 and 503 get 1 when not given).
-    public var retryAfter: Int?
+    package var retryAfter: Int?
     /// Milliseconds to wait before answering.
-    public var delayMilliseconds: Int?
+    package var delayMilliseconds: Int?
     /// The message after `AADSTSnnnn: ` (default: Entra's text for the code).
-    public var message: String?
+    package var message: String?
 
     /// A fault on `endpoint` with every other field unset.
-    public init(endpoint: String) { self.endpoint = endpoint }
+    package init(endpoint: String) { self.endpoint = endpoint }
 
     /// True when the fault only delays the real answer.
-    public var isDelayOnly: Bool { status == nil && error == nil && aadsts == nil && delayMilliseconds != nil }
+    package var isDelayOnly: Bool { status == nil && error == nil && aadsts == nil && delayMilliseconds != nil }
 
     /// The challenge a request must answer to get past this fault, if any.
-    public var challenge: String? {
+    package var challenge: String? {
         if let claims { return claims }
         switch aadsts {
         case 50076, 50079: return Self.multiFactorChallenge
@@ -57,20 +57,20 @@ public struct Fault: Sendable, Equatable {
     }
 
     /// mockidp's default MFA challenge: the authentication context `c1`.
-    public static let multiFactorChallenge = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
+    package static let multiFactorChallenge = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
     /// mockidp's default Conditional Access challenge (the shape of reference/entra-protocol.md §4.2's capture).
-    public static let conditionalAccessChallenge =
+    package static let conditionalAccessChallenge =
         #"{"access_token":{"capolids":{"essential":true,"values":["01234567-89ab-cdef-fedc-ba9876543210"]}}}"#
 
     /// The status this fault answers with.
-    public var effectiveStatus: Int {
+    package var effectiveStatus: Int {
         if let status { return status }
         if let aadsts, let known = Self.knownCodes[aadsts] { return known.status }
         return 400
     }
 
     /// Seconds for `Retry-After`, when the answer carries one.
-    public var effectiveRetryAfter: Int? {
+    package var effectiveRetryAfter: Int? {
         retryAfter ?? ([429, 503].contains(effectiveStatus) ? 1 : nil)
     }
 
@@ -92,7 +92,7 @@ public struct Fault: Sendable, Equatable {
     ]
 
     /// The error this fault answers with; `resource` fills `{resource}` in Entra's texts.
-    public func oauthError(resource: String = "00000003-0000-0000-c000-000000000000") -> OAuthError {
+    package func oauthError(resource: String = "00000003-0000-0000-c000-000000000000") -> OAuthError {
         let known = aadsts.flatMap { Self.knownCodes[$0] }
         let status = effectiveStatus
         let error = self.error ?? known?.error ?? Self.error(forStatus: status)
@@ -106,7 +106,7 @@ public struct Fault: Sendable, Equatable {
     /// The error this fault answers with at a B2C policy, in B2C's form (`AADB2Cnnnnn: …` and correlation ID, no
     /// `error_codes`): `b2cCode` when given, else B2C's code for `aadsts` where B2C has one; an `aadsts` B2C has no
     /// code for keeps Entra's form (as B2C's other errors do), and a fault with neither is B2C's form without a code.
-    public func b2cOAuthError(clientID: String?, tenant: String) -> OAuthError {
+    package func b2cOAuthError(clientID: String?, tenant: String) -> OAuthError {
         var error = oauthError().inB2CDialect(clientID: clientID, tenant: tenant)
         if let b2cCode {
             error.aadsts = nil
@@ -130,17 +130,17 @@ public struct Fault: Sendable, Equatable {
 }
 
 /// What a fault is matched against: the endpoint and what the request says about itself.
-public struct FaultTarget: Sendable {
+package struct FaultTarget: Sendable {
     /// `Endpoint.controlName` of the endpoint the request reached.
-    public var endpoint: String
-    public var clientID: String?
-    public var tenant: String?
-    public var grantType: String?
+    package var endpoint: String
+    package var clientID: String?
+    package var tenant: String?
+    package var grantType: String?
     /// The request's `claims` parameter, when it has one: a fault's challenge it answers lets it through.
-    public var claims: ClaimsRequest?
+    package var claims: ClaimsRequest?
 
     /// A target for the named endpoint.
-    public init(endpoint: String, clientID: String? = nil, tenant: String? = nil, grantType: String? = nil, claims: ClaimsRequest? = nil) {
+    package init(endpoint: String, clientID: String? = nil, tenant: String? = nil, grantType: String? = nil, claims: ClaimsRequest? = nil) {
         self.endpoint = endpoint
         self.clientID = clientID
         self.tenant = tenant
@@ -151,7 +151,7 @@ public struct FaultTarget: Sendable {
 
 extension Endpoint {
     /// The name faults use for this endpoint (`Fault.endpointNames`); nil for the health check, which never fails.
-    public var controlName: String? {
+    package var controlName: String? {
         switch self {
         case .v2Token, .v1Token: "token"
         case .v2Authorize, .v1Authorize: "authorize"

@@ -5,7 +5,7 @@ extension IdentityProvider {
     // MARK: faults
 
     /// Registers `fault`; returns it with its ID.
-    public func addFault(_ fault: Fault) -> Fault {
+    package func addFault(_ fault: Fault) -> Fault {
         controls.withLock { s in
             var f = fault
             f.id = s.newID()
@@ -15,14 +15,14 @@ extension IdentityProvider {
     }
 
     /// True when any fault waits (a cheap check before matching).
-    public func hasFaults() -> Bool { controls.withLock { !$0.faults.isEmpty } }
+    package func hasFaults() -> Bool { controls.withLock { !$0.faults.isEmpty } }
 
     /// The faults waiting, oldest first.
-    public func pendingFaults() -> [Fault] { controls.withLock { $0.faults } }
+    package func pendingFaults() -> [Fault] { controls.withLock { $0.faults } }
 
     /// The oldest fault matching `target`, counted as used; nil when none does. A request whose `claims` answer a
     /// fault's challenge is not matched by that fault.
-    public func takeFault(for target: FaultTarget) -> Fault? {
+    package func takeFault(for target: FaultTarget) -> Fault? {
         let directory = snapshot()
         return controls.withLock { s in
             guard let index = s.faults.firstIndex(where: { fault in
@@ -52,7 +52,7 @@ extension IdentityProvider {
     // MARK: extra claims
 
     /// Registers claims for the next matching token responses; returns them with their ID.
-    public func addExtraClaims(_ extra: ExtraClaims) -> ExtraClaims {
+    package func addExtraClaims(_ extra: ExtraClaims) -> ExtraClaims {
         controls.withLock { s in
             var e = extra
             e.id = s.newID()
@@ -85,13 +85,13 @@ extension IdentityProvider {
     // MARK: keys
 
     /// Signs with `key` from now on; the keys used before stay published until `retireSigningKeys`.
-    public func rotateSigningKey(to key: SigningKey) {
+    package func rotateSigningKey(to key: SigningKey) {
         _ = changeDirectory { d in (d.withSigningKeys([key] + d.signingKeys), ()) }
     }
 
     /// Removes every key but the one that signs from the key sets; returns the key IDs removed.
     @discardableResult
-    public func retireSigningKeys() -> [String] {
+    package func retireSigningKeys() -> [String] {
         changeDirectory { d in (d.withSigningKeys([d.activeKey]), d.signingKeys.dropFirst().map(\.keyID)) } ?? []
     }
 
@@ -99,7 +99,7 @@ extension IdentityProvider {
 
     /// Back to the start: the loaded configuration's users and apps, no sessions, codes, device codes or refresh
     /// tokens, no faults or extra claims, and the real time. Signing keys stay as they are.
-    public func reset() {
+    package func reset() {
         restoreLoadedConfiguration()
         refreshTokens.withLock { $0.removeAll() }
         authorizationCodes.withLock { $0.removeAll() }

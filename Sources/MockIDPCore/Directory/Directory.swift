@@ -3,13 +3,13 @@ import MockIDPJOSE
 /// The directory a request reads: the configuration indexed for lookups (tenants by id and domain, users by name,
 /// apps by client id and identifier URI) and the signing keys. Immutable: the provider swaps it whole when the
 /// control API changes users, apps or keys (`IdentityProvider.snapshot()`).
-public struct Directory: Sendable {
+package struct Directory: Sendable {
     /// The configuration being served.
-    public let configuration: IdentityProviderConfiguration
+    package let configuration: IdentityProviderConfiguration
     /// Every published signing key, the one that signs first.
-    public private(set) var signingKeys: [SigningKey]
+    package private(set) var signingKeys: [SigningKey]
     /// Bumped whenever what discovery and key sets say can change (configuration, keys), so callers can cache them.
-    public private(set) var generation: Int
+    package private(set) var generation: Int
     private let tenantIndex: [String: Int]
     private let userIndex: [Int: [String: Int]]
     private let appIndex: [Int: [String: Int]]

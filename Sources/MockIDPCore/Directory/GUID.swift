@@ -1,9 +1,9 @@
 import MockIDPJOSE
 
 /// GUIDs as Entra writes them: lower-case, 8-4-4-4-12 hex digits.
-public enum GUID {
+package enum GUID {
     /// Whether `text` is a GUID in 8-4-4-4-12 form (either case).
-    public static func isValid(_ text: some StringProtocol) -> Bool {
+    package static func isValid(_ text: some StringProtocol) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return false }
         for (i, b) in bytes.enumerated() {
@@ -17,10 +17,10 @@ public enum GUID {
     }
 
     /// A random (version 4) GUID from the given bytes source.
-    public static func random(_ random: RandomSource) -> String { format(version: 4, random.bytes(16)) }
+    package static func random(_ random: RandomSource) -> String { format(version: 4, random.bytes(16)) }
 
     /// A name-based GUID (version 5 layout over SHA-256): the same name always gives the same GUID.
-    public static func derived(from name: String) -> String { format(version: 5, Array(Digest.sha256(Array(name.utf8)).prefix(16))) }
+    package static func derived(from name: String) -> String { format(version: 5, Array(Digest.sha256(Array(name.utf8)).prefix(16))) }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 

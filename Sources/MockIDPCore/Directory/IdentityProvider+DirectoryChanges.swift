@@ -4,7 +4,7 @@ extension IdentityProvider {
     /// Adds `user` to the tenant with this GUID or domain, replacing a user with the same username (compared
     /// without regard to case). Returns false when there is no such tenant.
     @discardableResult
-    public func upsertUser(_ user: User, tenant: String) -> Bool {
+    package func upsertUser(_ user: User, tenant: String) -> Bool {
         changeTenant(tenant) { t in
             if let i = t.users.firstIndex(where: { $0.username.lowercased() == user.username.lowercased() }) {
                 t.users[i] = user
@@ -17,7 +17,7 @@ extension IdentityProvider {
     /// Adds `app` to the tenant with this GUID or domain, replacing an app with the same client ID.
     /// Returns false when there is no such tenant.
     @discardableResult
-    public func upsertApp(_ app: Application, tenant: String) -> Bool {
+    package func upsertApp(_ app: Application, tenant: String) -> Bool {
         changeTenant(tenant) { t in
             if let i = t.apps.firstIndex(where: { $0.clientID.lowercased() == app.clientID.lowercased() }) {
                 t.apps[i] = app
@@ -29,7 +29,7 @@ extension IdentityProvider {
 
     /// Serves the configuration the provider was started with (or last given by `replaceConfiguration`) again:
     /// users added or changed at run time are gone.
-    public func restoreLoadedConfiguration() {
+    package func restoreLoadedConfiguration() {
         let loaded = loadedConfiguration.withLock { $0 }
         _ = changeDirectory { d in (Directory(loaded, signingKeys: d.signingKeys, generation: d.generation), ()) }
     }

@@ -2,7 +2,7 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// The OpenID configuration of a tenant, shaped and ordered as Entra's (reference/entra-protocol.md §1.1, §1.2).
-    public func openIDConfiguration(tenant segment: String, version: ProtocolVersion,
+    package func openIDConfiguration(tenant segment: String, version: ProtocolVersion,
                                     context: RequestContext) -> Result<JSONValue, OAuthError> {
         let directory = snapshot()
         guard let authority = Authority(segment: segment, directory: directory) else {
@@ -69,7 +69,7 @@ extension IdentityProvider {
     }
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not (§6).
-    public func keySet(tenant segment: String, version: ProtocolVersion, context: RequestContext) -> Result<JSONValue, OAuthError> {
+    package func keySet(tenant segment: String, version: ProtocolVersion, context: RequestContext) -> Result<JSONValue, OAuthError> {
         let directory = snapshot()
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
@@ -89,7 +89,7 @@ extension IdentityProvider {
     /// `authorization_endpoint`, and Entra's cloud metadata. This server's own `host[:port]` comes first unless it
     /// is one of the cloud names that metadata already carries (a cloud host on the default port): MSAL.js replaces
     /// the authority's host with `preferred_network`, so an entry must name the address the client really uses.
-    public func instanceDiscovery(authorizationEndpoint: String?, servedHosts: Set<String>,
+    package func instanceDiscovery(authorizationEndpoint: String?, servedHosts: Set<String>,
                                   context: RequestContext) -> Result<JSONValue, OAuthError> {
         var tenant = "common"
         var v1 = false
@@ -123,7 +123,7 @@ extension IdentityProvider {
 
     /// `/common/userrealm/{username}`: managed for a domain of a tenant served on the request's host, unknown
     /// otherwise (§3.4).
-    public func userRealm(username: String, context: RequestContext) -> JSONValue {
+    package func userRealm(username: String, context: RequestContext) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
         guard let tenant = snapshot().tenant(domain), context.hostScope.serves(tenant) else {
             return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]

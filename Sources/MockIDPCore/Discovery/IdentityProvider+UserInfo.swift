@@ -2,7 +2,7 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// `/oidc/userinfo`: the signed-in user's profile for an access token this provider issued to a user.
-    public func userInfo(bearerToken: String?) -> Result<JSONValue, OAuthError> {
+    package func userInfo(bearerToken: String?) -> Result<JSONValue, OAuthError> {
         guard let bearerToken else { return .failure(.invalidAccessToken("no bearer token")) }
         guard let jws = try? CompactJWS(bearerToken) else { return .failure(.invalidAccessToken("the token is not a JWT")) }
         let directory = snapshot()

@@ -1,6 +1,6 @@
 /// Every endpoint the provider serves. The path templates live in `EndpointTable`: discovery documents and
 /// route registration both read it, and nothing else spells a path.
-public enum Endpoint: String, Sendable, CaseIterable {
+package enum Endpoint: String, Sendable, CaseIterable {
     case v2Discovery, v1Discovery
     case v2Keys, v1Keys
     case v2Authorize, v1Authorize
@@ -17,9 +17,9 @@ public enum Endpoint: String, Sendable, CaseIterable {
 }
 
 /// The path templates of each endpoint. `{tenant}` is the tenant segment; `{username}` the user-realm name.
-public enum EndpointTable {
+package enum EndpointTable {
     /// Path templates, in the order routes are registered.
-    public static let paths: [(endpoint: Endpoint, template: String)] = [
+    package static let paths: [(endpoint: Endpoint, template: String)] = [
         (.v2Discovery, "/{tenant}/v2.0/.well-known/openid-configuration"),
         (.v1Discovery, "/{tenant}/.well-known/openid-configuration"),
         (.v2Keys, "/{tenant}/discovery/v2.0/keys"),
@@ -43,13 +43,13 @@ public enum EndpointTable {
     private static let byEndpoint: [Endpoint: String] = Dictionary(uniqueKeysWithValues: paths.map { ($0.endpoint, $0.template) })
 
     /// The template of `endpoint`.
-    public static func template(_ endpoint: Endpoint) -> String {
+    package static func template(_ endpoint: Endpoint) -> String {
         guard let t = byEndpoint[endpoint] else { preconditionFailure("every Endpoint case has a row in EndpointTable.paths") }
         return t
     }
 
     /// The absolute URL of `endpoint` on `baseURL` (scheme://host[:port]) for the tenant segment `tenant`.
-    public static func url(_ endpoint: Endpoint, baseURL: String, tenant: String = "common") -> String {
+    package static func url(_ endpoint: Endpoint, baseURL: String, tenant: String = "common") -> String {
         baseURL + template(endpoint).replacingOccurrences(of: "{tenant}", with: tenant)
     }
 }

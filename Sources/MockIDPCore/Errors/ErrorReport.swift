@@ -4,16 +4,16 @@ import MockIDPJOSE
 /// and the login host its `error_uri` names. The one place that writes Entra's and B2C's error fields, for each way
 /// an error travels: a JSON body, the parameters sent to a redirect URI, or the error page
 /// (reference/entra-protocol.md §1.3, §4.2, §7.7).
-public struct ErrorReport: Sendable {
-    public var error: OAuthError
-    public var traceID: String
-    public var correlationID: String
+package struct ErrorReport: Sendable {
+    package var error: OAuthError
+    package var traceID: String
+    package var correlationID: String
     /// Entra's `YYYY-MM-DD hh:mm:ssZ`.
-    public var timestamp: String
+    package var timestamp: String
     /// The host of `error_uri`: the cloud's login host the request came to.
-    public var errorHost: String
+    package var errorHost: String
 
-    public init(_ error: OAuthError, traceID: String, correlationID: String, timestamp: String,
+    package init(_ error: OAuthError, traceID: String, correlationID: String, timestamp: String,
                 errorHost: String = "login.microsoftonline.com") {
         self.error = error
         self.traceID = traceID
@@ -30,7 +30,7 @@ public struct ErrorReport: Sendable {
     }
 
     /// The JSON body of token-like endpoints.
-    public var jsonBody: JSONValue {
+    package var jsonBody: JSONValue {
         if isB2C { return ["error": .string(error.error), "error_description": .string(b2cDescription)] }
         var body: JSONObject = [
             "error": .string(error.error),
@@ -48,7 +48,7 @@ public struct ErrorReport: Sendable {
     }
 
     /// The parameters sent to a verified redirect URI, `state` among them when the request had one.
-    public func redirectParameters(state: String?) -> [(name: String, value: String)] {
+    package func redirectParameters(state: String?) -> [(name: String, value: String)] {
         if isB2C {
             var parameters: [(name: String, value: String)] = [("error", error.error), ("error_description", b2cDescription)]
             if let state { parameters.append(("state", state)) }
@@ -66,7 +66,7 @@ public struct ErrorReport: Sendable {
     }
 
     /// What the error page shows: the code (`AADSTS…`, a B2C code, or the OAuth error) and message, and the IDs.
-    public var pageValues: [String: String] {
+    package var pageValues: [String: String] {
         ["code": error.aadsts.map { "AADSTS\($0)" } ?? error.b2cCode ?? error.error, "message": error.message,
          "traceID": traceID, "correlationID": correlationID, "timestamp": timestamp]
     }

@@ -4,7 +4,7 @@
 extension OAuthError {
     /// B2C: a policy the tenant does not have. The documented text is the metadata error AADB2C90022; B2C
     /// answers the metadata URL of a missing policy with it (404), and this server uses it on every endpoint [INF].
-    public static func policyNotFound(_ policy: String, tenant: String, status: Int = 400) -> OAuthError {
+    package static func policyNotFound(_ policy: String, tenant: String, status: Int = 400) -> OAuthError {
         OAuthError(error: "invalid_request", b2cCode: "AADB2C90022",
                    message: "Unable to return metadata for the policy '\(policy)' in tenant '\(tenant)'.", status: status,
                    reason: "the B2C tenant '\(tenant)' has no policy (user flow) named '\(policy)'", subject: policy)
@@ -12,40 +12,40 @@ extension OAuthError {
 
     /// B2C: a B2C tenant reached without a policy (no `/{policy}/` segment and no `?p=`). B2C has no tenant-wide
     /// endpoints ("each policy is a separate authorization server"), so this is the missing-policy error too.
-    public static func policyRequired(tenant: String, status: Int = 400) -> OAuthError {
+    package static func policyRequired(tenant: String, status: Int = 400) -> OAuthError {
         OAuthError(error: "invalid_request", b2cCode: "AADB2C90022",
                    message: "Unable to return metadata for the policy '' in tenant '\(tenant)'.", status: status,
                    reason: "'\(tenant)' is a B2C tenant: name a policy in the path (/{tenant}/{policy}/…) or as ?p={policy}")
     }
 
     /// A policy path or `?p=` on a tenant that is not a B2C tenant.
-    public static func notB2CTenant(_ tenant: String, policy: String, status: Int = 400) -> OAuthError {
+    package static func notB2CTenant(_ tenant: String, policy: String, status: Int = 400) -> OAuthError {
         OAuthError(error: "invalid_request", b2cCode: "AADB2C90022",
                    message: "Unable to return metadata for the policy '\(policy)' in tenant '\(tenant)'.", status: status,
                    reason: "the tenant '\(tenant)' is not a B2C tenant (it has no b2c: section), so it has no policy '\(policy)'")
     }
 
     /// "Forgot your password?" on a sign-up/sign-in page: the app is told to start its password-reset policy.
-    public static func forgotPassword() -> OAuthError {
+    package static func forgotPassword() -> OAuthError {
         OAuthError(error: "access_denied", b2cCode: "AADB2C90118", message: "The user has forgotten their password.",
                    mayRedirect: true, reason: "the user chose 'Forgot your password?' on the sign-in page")
     }
 
     /// Cancel on a B2C page (the wording real B2C sends for self-asserted pages; the table lists "User cancellation.").
-    public static func userCancelled() -> OAuthError {
+    package static func userCancelled() -> OAuthError {
         OAuthError(error: "access_denied", b2cCode: "AADB2C90091", message: "The user has cancelled entering self-asserted information.",
                    mayRedirect: true, reason: "the user pressed Cancel on a B2C page")
     }
 
     /// A code or refresh token redeemed at another policy's token endpoint.
-    public static func grantForOtherPolicy(actual: String, expected: String) -> OAuthError {
+    package static func grantForOtherPolicy(actual: String, expected: String) -> OAuthError {
         OAuthError(error: "invalid_grant", b2cCode: "AADB2C90088",
                    message: "The provided grant has not been issued for this endpoint. Actual Value : \(actual) and Expected Value : \(expected)",
                    reason: "the grant was issued by policy '\(expected)' but redeemed at policy '\(actual)'")
     }
 
     /// B2C's token endpoint speaks authorization_code and refresh_token (and password at ROPC policies) only here.
-    public static func b2cUnsupportedGrantType(_ grantType: String) -> OAuthError {
+    package static func b2cUnsupportedGrantType(_ grantType: String) -> OAuthError {
         OAuthError(error: "unsupported_grant_type", b2cCode: "AADB2C90086", message: "The supplied grant_type [\(grantType)] is not supported.",
                    reason: "grant_type '\(grantType)' is not supported by this B2C policy (authorization_code and refresh_token are; password only at ROPC policies, whose name contains 'ropc')",
                    subject: grantType)
@@ -53,7 +53,7 @@ extension OAuthError {
 
     /// ROPC policy: an unknown user or a wrong password (one text for both, as B2C's table has it). The
     /// `access_denied` error value is [INF].
-    public static func b2cInvalidCredentials(username: String, unknownUser: Bool) -> OAuthError {
+    package static func b2cInvalidCredentials(username: String, unknownUser: Bool) -> OAuthError {
         OAuthError(error: "access_denied", b2cCode: "AADB2C90225", message: "The username or password provided in the request are invalid.",
                    reason: unknownUser ? "the B2C tenant has no local account '\(username)'" : "the password of '\(username)' is wrong",
                    subject: username)
@@ -62,7 +62,7 @@ extension OAuthError {
     /// ROPC policy: the client is not a public client. B2C's ROPC needs "Allow public client flows" (a public
     /// client); mockidp answers a confidential app with the table's "Resource owner flow has not been enabled for
     /// the application." [INF].
-    public static func ropcNotEnabled(clientID: String) -> OAuthError {
+    package static func ropcNotEnabled(clientID: String) -> OAuthError {
         OAuthError(error: "unauthorized_client", b2cCode: "AADB2C90224", message: "Resource owner flow has not been enabled for the application.",
                    reason: "B2C's ROPC user flow serves public clients only (type: public); '\(clientID)' is confidential",
                    subject: clientID)
@@ -70,7 +70,7 @@ extension OAuthError {
 
     /// The authorize endpoint of a ROPC policy: the flow is a token-endpoint POST only. The code is the table's
     /// AADB2C90226 ("only supported over HTTP POST") [INF].
-    public static func ropcPolicyHasNoAuthorize(_ policy: String) -> OAuthError {
+    package static func ropcPolicyHasNoAuthorize(_ policy: String) -> OAuthError {
         OAuthError(error: "invalid_request", b2cCode: "AADB2C90226", message: "The specified token exchange is only supported over HTTP POST.",
                    mayRedirect: true,
                    reason: "'\(policy)' is a ROPC policy: it has no sign-in pages; POST grant_type=password to its token endpoint",
@@ -78,7 +78,7 @@ extension OAuthError {
     }
 
     /// A scope with no resource prefix that is not this app's client ID.
-    public static func b2cScopeNeedsResource(_ scope: String) -> OAuthError {
+    package static func b2cScopeNeedsResource(_ scope: String) -> OAuthError {
         OAuthError(error: "invalid_scope", b2cCode: "AADB2C90055",
                    message: "The scope '\(scope)' provided in request must specify a resource, such as 'https://example.com/calendar.read'.",
                    mayRedirect: true, reason: "B2C scopes name their API (api://…/read) or are the app's own client ID; '\(scope)' is neither",
@@ -87,7 +87,7 @@ extension OAuthError {
 
     /// The same error in B2C's words, where B2C has its own code; others stay as they are. `clientID` and
     /// `tenant` fill B2C's messages that name them.
-    public func inB2CDialect(clientID: String?, tenant: String) -> OAuthError {
+    package func inB2CDialect(clientID: String?, tenant: String) -> OAuthError {
         guard b2cCode == nil, let aadsts else { return self }
         let client = clientID ?? ""
         let subject = self.subject ?? ""

@@ -1,85 +1,85 @@
 // Entra's errors, one factory each; codes and texts from reference/entra-protocol.md §4.3 and
 // the Entra error-code reference. Each `reason` says in plain words which check failed.
 extension OAuthError {
-    public static func missingParameter(_ name: String) -> OAuthError {
+    package static func missingParameter(_ name: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 900144,
                    message: "The request body must contain the following parameter: '\(name)'.",
                    reason: "the request has no '\(name)' parameter", subject: name)
     }
 
-    public static func duplicateParameter(_ name: String) -> OAuthError {
+    package static func duplicateParameter(_ name: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 9000411,
                    message: "The request is not properly formatted. The parameter '\(name)' is duplicated.",
                    reason: "the parameter '\(name)' appears more than once")
     }
 
-    public static func malformedRequest(_ why: String) -> OAuthError {
+    package static func malformedRequest(_ why: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 900143,
                    message: "The request body could not be read: \(why)", reason: "the request body is malformed: \(why)")
     }
 
     /// Entra: discovery answers `invalid_tenant`, the token endpoint `invalid_request`, both with 90002.
-    public static func tenantNotFound(_ tenant: String, forDiscovery: Bool) -> OAuthError {
+    package static func tenantNotFound(_ tenant: String, forDiscovery: Bool) -> OAuthError {
         OAuthError(error: forDiscovery ? "invalid_tenant" : "invalid_request", aadsts: 90002,
                    message: "Tenant '\(tenant)' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud. Check with your subscription administrator, this may happen if there are no active subscriptions for the tenant.",
                    reason: "no configured tenant has the id or domain '\(tenant)'")
     }
 
-    public static func noTenantInformation() -> OAuthError {
+    package static func noTenantInformation() -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 50059,
                    message: "No tenant-identifying information found in either the request or implied by any provided credentials.",
                    reason: "the request went to /common or /organizations, which cannot name a tenant for this grant")
     }
 
-    public static func tokenEndpointRequiresPOST(method: String) -> OAuthError {
+    package static func tokenEndpointRequiresPOST(method: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 900561,
                    message: "The endpoint only accepts POST, OPTIONS requests. Received a \(method) request.",
                    reason: "the token endpoint was called with \(method) instead of POST")
     }
 
-    public static func unsupportedGrantType(_ grantType: String) -> OAuthError {
+    package static func unsupportedGrantType(_ grantType: String) -> OAuthError {
         OAuthError(error: "unsupported_grant_type", aadsts: 70003,
                    message: "The app requested an unsupported grant type '\(grantType)'.",
                    reason: "the grant type '\(grantType)' is not supported", subject: grantType)
     }
 
-    public static func unknownClient(_ clientID: String, tenant: String) -> OAuthError {
+    package static func unknownClient(_ clientID: String, tenant: String) -> OAuthError {
         OAuthError(error: "unauthorized_client", aadsts: 700016,
                    message: "Application with identifier '\(clientID)' was not found in the directory '\(tenant)'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You may have sent your authentication request to the wrong tenant.",
                    reason: "no app with client id '\(clientID)' is registered in tenant '\(tenant)'", subject: clientID)
     }
 
-    public static func invalidClientSecret(clientID: String) -> OAuthError {
+    package static func invalidClientSecret(clientID: String) -> OAuthError {
         OAuthError(error: "invalid_client", aadsts: 7000215,
                    message: "Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '\(clientID)'.",
                    status: 401, reason: "the client secret does not match the secret configured for app '\(clientID)'")
     }
 
-    public static func missingClientCredential() -> OAuthError {
+    package static func missingClientCredential() -> OAuthError {
         OAuthError(error: "invalid_client", aadsts: 7000218,
                    message: "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.",
                    status: 401, reason: "a confidential client sent neither client_secret nor client_assertion")
     }
 
-    public static func publicClientSentCredential() -> OAuthError {
+    package static func publicClientSentCredential() -> OAuthError {
         OAuthError(error: "invalid_client", aadsts: 700025,
                    message: "Client is public so neither 'client_assertion' nor 'client_secret' should be presented.",
                    status: 401, reason: "a public client sent a client secret or assertion")
     }
 
-    public static func invalidPassword() -> OAuthError {
+    package static func invalidPassword() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 50126,
                    message: "Error validating credentials due to invalid username or password.",
                    reason: "the password does not match")
     }
 
-    public static func unknownUser(_ username: String, tenant: String) -> OAuthError {
+    package static func unknownUser(_ username: String, tenant: String) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 50034,
                    message: "The user account {EmailHidden} does not exist in the \(tenant) directory. To sign into this application, the account must be added to the directory.",
                    reason: "no user '\(username)' exists in tenant '\(tenant)'")
     }
 
-    public static func multiFactorRequired(resource: String) -> OAuthError {
+    package static func multiFactorRequired(resource: String) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 50076,
                    message: "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '\(resource)'.",
                    suberror: "basic_action", claims: Fault.multiFactorChallenge,
@@ -87,91 +87,91 @@ extension OAuthError {
     }
 
     /// Entra: AADSTS90017-like [INF]: the `claims` parameter must be a JSON object of objects (OIDC Core §5.5).
-    public static func invalidClaimsParameter() -> OAuthError {
+    package static func invalidClaimsParameter() -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 90017,
                    message: "The 'claims' parameter is not a valid JSON object.",
                    reason: "the claims parameter is not a JSON object whose members are objects of claim requests")
     }
 
-    public static func invalidRefreshToken() -> OAuthError {
+    package static func invalidRefreshToken() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 9002313,
                    message: "Invalid request. Request is malformed or invalid.",
                    reason: "the refresh token is unknown or malformed")
     }
 
-    public static func expiredRefreshToken(issuedAt: String, inactiveSeconds: Int) -> OAuthError {
+    package static func expiredRefreshToken(issuedAt: String, inactiveSeconds: Int) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 700082,
                    message: "The refresh token has expired due to inactivity. The token was issued on \(issuedAt) and was inactive for \(EntraTime.duration(inactiveSeconds)).",
                    suberror: "bad_token", reason: "the refresh token expired (tokens.refreshLifetime)")
     }
 
-    public static func refreshTokenForOtherClient() -> OAuthError {
+    package static func refreshTokenForOtherClient() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70000,
                    message: "Provided grant is invalid or malformed.",
                    reason: "the refresh token was issued to another client", subject: "otherClient")
     }
 
-    public static func refreshTokenUserGone() -> OAuthError {
+    package static func refreshTokenUserGone() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 50173,
                    message: "The provided grant has expired due to it being revoked, a fresh auth token is needed.",
                    reason: "the user the refresh token was issued for no longer exists or changed")
     }
 
-    public static func invalidScope(_ scope: String) -> OAuthError {
+    package static func invalidScope(_ scope: String) -> OAuthError {
         OAuthError(error: "invalid_scope", aadsts: 70011,
                    message: "The provided value for the input parameter 'scope' is not valid. The scope \(scope) is not valid.",
                    reason: "the scope '\(scope)' is not valid here", subject: scope)
     }
 
-    public static func clientCredentialsNeedDefaultScope(_ scope: String) -> OAuthError {
+    package static func clientCredentialsNeedDefaultScope(_ scope: String) -> OAuthError {
         OAuthError(error: "invalid_scope", aadsts: 1002012,
                    message: "The provided value for scope \(scope) is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).",
                    reason: "client credentials need one '<resource>/.default' scope, got '\(scope)'")
     }
 
-    public static func multipleResources() -> OAuthError {
+    package static func multipleResources() -> OAuthError {
         OAuthError(error: "invalid_scope", aadsts: 28000,
                    message: "Provided value for the input parameter scope is not valid because it contains more than one resource. Scope {scopes} is not valid.",
                    reason: "the scopes name more than one resource (API)")
     }
 
-    public static func unknownResource(_ resource: String, tenant: String) -> OAuthError {
+    package static func unknownResource(_ resource: String, tenant: String) -> OAuthError {
         OAuthError(error: "invalid_resource", aadsts: 500011,
                    message: "The resource principal named \(resource) was not found in the tenant named \(tenant). This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You might have sent your authentication request to the wrong tenant.",
                    reason: "no API with identifier '\(resource)' exists in tenant '\(tenant)'")
     }
 
-    public static func unknownInstance() -> OAuthError {
+    package static func unknownInstance() -> OAuthError {
         OAuthError(error: "invalid_instance", aadsts: 50049, message: "Unknown or invalid instance.",
                    reason: "the authorization_endpoint names a host this server does not serve")
     }
 
-    public static func invalidAccessToken(_ why: String) -> OAuthError {
+    package static func invalidAccessToken(_ why: String) -> OAuthError {
         OAuthError(error: "invalid_token", message: why, status: 401, reason: "the bearer token is not accepted: \(why)")
     }
 }
 
 // Authorization endpoint and code redemption (reference/entra-protocol.md §7).
 extension OAuthError {
-    public static func unregisteredRedirectURI(_ uri: String, clientID: String) -> OAuthError {
+    package static func unregisteredRedirectURI(_ uri: String, clientID: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 50011,
                    message: "The redirect URI '\(uri)' specified in the request does not match the redirect URIs configured for the application '\(clientID)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal.",
                    reason: "the redirect URI '\(uri)' is not registered for app '\(clientID)'", subject: uri)
     }
 
-    public static func responseTypeNotEnabled(_ responseType: String) -> OAuthError {
+    package static func responseTypeNotEnabled(_ responseType: String) -> OAuthError {
         OAuthError(error: "unsupported_response_type", aadsts: 700054,
                    message: "response_type '\(responseType)' is not enabled for the application.", mayRedirect: true,
                    reason: "the app does not allow the implicit grant ('\(responseType)')")
     }
 
-    public static func unsupportedResponseType(_ responseType: String) -> OAuthError {
+    package static func unsupportedResponseType(_ responseType: String) -> OAuthError {
         OAuthError(error: "unsupported_response_type", aadsts: 700054,
                    message: "The response type '\(responseType)' is not supported.", mayRedirect: true,
                    reason: "response_type '\(responseType)' is not one Entra accepts", subject: responseType)
     }
 
-    public static func unsupportedResponseMode(_ mode: String) -> OAuthError {
+    package static func unsupportedResponseMode(_ mode: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 70007,
                    message: "The application requested an unsupported response mode '\(mode)' when requesting a token.",
                    mayRedirect: true, reason: "response_mode '\(mode)' is not allowed here", subject: mode)
@@ -179,51 +179,51 @@ extension OAuthError {
 
     /// Entra reports a bad value of a known parameter as invalid_request. (The exact AADSTS number varies
     /// by parameter and is not documented for all of them.)
-    public static func invalidParameter(_ name: String, _ why: String) -> OAuthError {
+    package static func invalidParameter(_ name: String, _ why: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 90023, message: "Invalid request. The parameter '\(name)' \(why).",
                    mayRedirect: true, reason: "the parameter '\(name)' \(why)", subject: name)
     }
 
-    public static func pkceRequired() -> OAuthError {
+    package static func pkceRequired() -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 9002325,
                    message: "Proof Key for Code Exchange is required for cross-origin authorization code redemption.",
                    mayRedirect: true, reason: "this client must send a code_challenge (PKCE)")
     }
 
-    public static func invalidCodeChallengeMethod(_ method: String) -> OAuthError {
+    package static func invalidCodeChallengeMethod(_ method: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 501491,
                    message: "Invalid code_challenge_method '\(method)'; use S256 or plain.", mayRedirect: true,
                    reason: "code_challenge_method '\(method)' is neither S256 nor plain")
     }
 
-    public static func invalidAuthorizationCode() -> OAuthError {
+    package static func invalidAuthorizationCode() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
                    reason: "the authorization code is unknown or malformed")
     }
 
-    public static func codeAlreadyRedeemed() -> OAuthError {
+    package static func codeAlreadyRedeemed() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 54005,
                    message: "OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.",
                    reason: "the authorization code was already redeemed (codes are single-use)")
     }
 
-    public static func codeExpired() -> OAuthError {
+    package static func codeExpired() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70008,
                    message: "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.",
                    reason: "the authorization code expired (tokens.codeLifetime)")
     }
 
-    public static func codeIssuedToAnotherClient() -> OAuthError {
+    package static func codeIssuedToAnotherClient() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
                    reason: "the authorization code was issued to another client", subject: "otherClient")
     }
 
-    public static func codeRedirectURIMismatch() -> OAuthError {
+    package static func codeRedirectURIMismatch() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
                    reason: "redirect_uri differs from the one the code was issued for")
     }
 
-    public static func codeVerifierMismatch() -> OAuthError {
+    package static func codeVerifierMismatch() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 501481,
                    message: "The Code_Verifier does not match the code_challenge supplied in the authorization request.",
                    reason: "the PKCE code_verifier does not match the code_challenge")
@@ -232,18 +232,18 @@ extension OAuthError {
 
 // Browser sign-in (reference/entra-protocol.md §7.4, §7.7).
 extension OAuthError {
-    public static func loginRequired() -> OAuthError {
+    package static func loginRequired() -> OAuthError {
         OAuthError(error: "login_required", aadsts: 50058,
                    message: "A silent sign-in request was sent but no user is signed in. The cookies used to represent the user's session were not sent in the request to Azure AD. This can happen if the user is using Internet Explorer or Edge, and the web app sending the silent sign-in request is in different IE security zone than the Azure AD endpoint (login.microsoftonline.com).",
                    mayRedirect: true, reason: "prompt=none but the browser has no session for a matching account")
     }
 
-    public static func consentDeclined() -> OAuthError {
+    package static func consentDeclined() -> OAuthError {
         OAuthError(error: "access_denied", aadsts: 65004, message: "User declined to consent to access the app.",
                    mayRedirect: true, reason: "the user pressed Cancel on the consent page")
     }
 
-    public static func formTokenMismatch() -> OAuthError {
+    package static func formTokenMismatch() -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 90013,
                    message: "Invalid input received from the user: the sign-in form expired or was not sent by this server's page.",
                    reason: "the sign-in form's token does not match its cookie (a cross-site post, or cookies are off)")
@@ -252,28 +252,28 @@ extension OAuthError {
 
 // Device code flow (reference/entra-protocol.md §3.4 "Device code", §4.3).
 extension OAuthError {
-    public static func authorizationPending() -> OAuthError {
+    package static func authorizationPending() -> OAuthError {
         OAuthError(error: "authorization_pending", aadsts: 70016,
                    message: "OAuth 2.0 device flow error. Authorization is pending. Continue polling.",
                    reason: "the user has not yet entered the code at /devicelogin")
     }
 
-    public static func slowDown() -> OAuthError {
+    package static func slowDown() -> OAuthError {
         OAuthError(error: "slow_down", aadsts: 70016, message: "OAuth 2.0 device flow error. Polling too fast; slow down.",
                    reason: "the client polled again before the interval passed")
     }
 
-    public static func deviceCodeExpired() -> OAuthError {
+    package static func deviceCodeExpired() -> OAuthError {
         OAuthError(error: "expired_token", aadsts: 70019, message: "Verification code expired.",
                    reason: "the device code expired before the user signed in")
     }
 
-    public static func deviceAuthorizationDeclined() -> OAuthError {
+    package static func deviceAuthorizationDeclined() -> OAuthError {
         OAuthError(error: "authorization_declined", aadsts: 70000,
                    message: "The end user denied the authorization request.", reason: "the user declined at /devicelogin")
     }
 
-    public static func badVerificationCode() -> OAuthError {
+    package static func badVerificationCode() -> OAuthError {
         OAuthError(error: "bad_verification_code", aadsts: 70000, message: "Provided grant is invalid or malformed.",
                    reason: "the device code is unknown or was already used")
     }

@@ -15,7 +15,7 @@ extension IdentityProvider {
     ]
 
     /// The token endpoint: checks the request in Entra's order and returns tokens or Entra's error.
-    public func token(_ request: TokenRequest, context: RequestContext) -> Result<TokenResponse, OAuthError> {
+    package func token(_ request: TokenRequest, context: RequestContext) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
             let parameters = try TokenParameters(request)
             var context = context

@@ -1,19 +1,19 @@
 import MockIDPJOSE
 
 /// A request to the token endpoint, as the HTTP layer decoded it.
-public struct TokenRequest: Sendable {
+package struct TokenRequest: Sendable {
     /// The tenant segment of the path (`common`, a GUID, a domain).
-    public var tenant: String
-    public var version: ProtocolVersion
+    package var tenant: String
+    package var version: ProtocolVersion
     /// The form parameters in order, duplicates kept (Entra rejects duplicates).
-    public var parameters: [(name: String, value: String)]
+    package var parameters: [(name: String, value: String)]
     /// Client credentials from `Authorization: Basic` (client_secret_basic), when sent.
-    public var basicCredentials: (clientID: String, secret: String)?
+    package var basicCredentials: (clientID: String, secret: String)?
     /// The B2C policy named in the path or by `?p=`, and how.
-    public var policy: String?
-    public var policyForm: B2CPolicyForm
+    package var policy: String?
+    package var policyForm: B2CPolicyForm
 
-    public init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
+    package init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
                 basicCredentials: (clientID: String, secret: String)? = nil, policy: String? = nil,
                 policyForm: B2CPolicyForm = .path) {
         self.policy = policy
@@ -50,6 +50,6 @@ struct TokenParameters: Sendable {
 }
 
 /// A successful token response: the JSON body to send.
-public struct TokenResponse: Sendable {
-    public var body: JSONValue
+package struct TokenResponse: Sendable {
+    package var body: JSONValue
 }

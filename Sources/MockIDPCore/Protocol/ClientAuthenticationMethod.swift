@@ -1,5 +1,5 @@
 /// How a client proved who it is at the token endpoint, as Entra writes it in `appidacr` (v1) and `azpacr` (v2).
-public enum ClientAuthenticationMethod: String, Sendable {
+package enum ClientAuthenticationMethod: String, Sendable {
     /// A public client: no credential.
     case none = "0"
     /// A client secret (in the body or HTTP Basic).

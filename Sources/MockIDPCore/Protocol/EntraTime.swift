@@ -39,9 +39,9 @@ public final class ProviderClock: Sendable {
 }
 
 /// Time as Entra writes it in errors and messages.
-public enum EntraTime {
+package enum EntraTime {
     /// `2024-03-26 21:48:02Z`
-    public static func timestamp(_ seconds: Int) -> String {
+    package static func timestamp(_ seconds: Int) -> String {
         let (y, mo, d, h, mi, s) = civil(seconds)
         // Written digit by digit: every log line carries one.
         guard (0...9999).contains(y) else { return "\(y)-\(two(mo))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))Z" }
@@ -58,13 +58,13 @@ public enum EntraTime {
     }
 
     /// `2024-03-26T21:48:02.0000000Z`, as in refresh-token messages.
-    public static func iso8601(_ seconds: Int) -> String {
+    package static func iso8601(_ seconds: Int) -> String {
         let (y, mo, d, h, mi, s) = civil(seconds)
         return "\(y)-\(two(mo))-\(two(d))T\(two(h)):\(two(mi)):\(two(s)).0000000Z"
     }
 
     /// `1.00:00:00` (days.hours:minutes:seconds), as .NET writes a TimeSpan.
-    public static func duration(_ seconds: Int) -> String {
+    package static func duration(_ seconds: Int) -> String {
         let d = seconds / 86400, h = seconds % 86400 / 3600, m = seconds % 3600 / 60, s = seconds % 60
         return "\(d).\(two(h)):\(two(m)):\(two(s))"
     }

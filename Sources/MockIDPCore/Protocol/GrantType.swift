@@ -1,5 +1,5 @@
 /// The grant types the token endpoint serves (`grant_type`), by their wire names.
-public enum GrantType: Sendable, Hashable {
+package enum GrantType: Sendable, Hashable {
     case authorizationCode
     case clientCredentials
     case password
@@ -10,7 +10,7 @@ public enum GrantType: Sendable, Hashable {
 
     /// The grant type named `name` at an endpoint of `version`; nil for any other name.
     /// Entra (v1): ADAL polls the device-code grant with the short name `device_code`.
-    public init?(_ name: String, version: ProtocolVersion) {
+    package init?(_ name: String, version: ProtocolVersion) {
         switch name {
         case "authorization_code": self = .authorizationCode
         case "client_credentials": self = .clientCredentials

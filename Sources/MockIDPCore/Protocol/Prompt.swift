@@ -1,5 +1,5 @@
 /// The `prompt` values Entra accepts on authorize (reference/entra-protocol.md §7.4).
-public enum Prompt: String, Sendable, CaseIterable {
+package enum Prompt: String, Sendable, CaseIterable {
     /// Sign in again whatever the session holds.
     case login
     /// No page: answer from the session or fail with `login_required`.

@@ -1,18 +1,18 @@
 /// What the provider needs to know of the HTTP request it answers: the base URL the client used and its correlation ID.
-public struct RequestContext: Sendable {
+package struct RequestContext: Sendable {
     /// `scheme://host[:port]` as the client sees this server (from `Host`, or `--public-url`).
-    public var baseURL: String
+    package var baseURL: String
     /// The host name without port, lower-case; decides the cloud.
-    public var host: String
+    package var host: String
     /// The client's `client-request-id`, echoed as `correlation_id`.
-    public var correlationID: String?
+    package var correlationID: String?
     /// Which tenants the host serves and as which cloud it answers.
-    public var hostScope: HostScope
+    package var hostScope: HostScope
     /// The request's `claims` parameter (set by the token endpoint): decides `amr`/`acrs` and which challenges it answers.
-    public var claims: ClaimsRequest?
+    package var claims: ClaimsRequest?
 
     /// The context of a request that came to `baseURL`, whose host name (without port) is `host`.
-    public init(baseURL: String, host: String, correlationID: String? = nil) {
+    package init(baseURL: String, host: String, correlationID: String? = nil) {
         self.baseURL = baseURL
         self.host = host.lowercased()
         self.correlationID = correlationID
@@ -22,14 +22,14 @@ public struct RequestContext: Sendable {
     /// The scheme and host of v2 issuers: a cloud's login host names its canonical issuer host whichever alias
     /// was used (Entra: `login.windows.net` still issues `https://login.microsoftonline.com/{tid}/v2.0`); any other
     /// host, this server's base URL.
-    public var issuerBaseURL: String {
+    package var issuerBaseURL: String {
         if case .login(let cloud) = hostScope { return "https://\(cloud.issuerHost)" }
         return baseURL
     }
 }
 
 /// Which protocol version an endpoint speaks.
-public enum ProtocolVersion: String, Sendable {
+package enum ProtocolVersion: String, Sendable {
     case v1
     case v2
 }

@@ -2,9 +2,9 @@ import MockIDPJOSE
 
 /// What `mockidp token` asks for: a token minted offline with the provider's keys and claims rules, for a
 /// tenant, a client, optionally a user, and scopes.
-public struct MintRequest: Sendable {
+package struct MintRequest: Sendable {
     /// Which token to mint.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// An access token: delegated when a user is named, app-only (client credentials shape) otherwise.
         case access
         /// An ID token for the user and client.
@@ -12,26 +12,26 @@ public struct MintRequest: Sendable {
     }
 
     /// Which token to mint.
-    public var kind: Kind
+    package var kind: Kind
     /// The tenant GUID or one of its domains.
-    public var tenant: String
+    package var tenant: String
     /// The client (application) ID the token is issued to.
-    public var clientID: String
+    package var clientID: String
     /// The user's username (UPN); required for ID tokens.
-    public var username: String?
+    package var username: String?
     /// Scopes as a client would send them (`api://contoso-api/access_as_user`, `User.Read`, `{resource}/.default`).
-    public var scopes: [String]
+    package var scopes: [String]
     /// Extra claims as `name=value`: the value is JSON when it parses as JSON, else the string itself.
-    public var claims: [(name: String, value: String)]
+    package var claims: [(name: String, value: String)]
     /// Seconds until `exp`; nil for the configuration's `tokens.lifetime`.
-    public var lifetime: Int?
+    package var lifetime: Int?
     /// The ID token version (1 or 2); access tokens take their API's version, as the server issues them.
-    public var idTokenVersion: Int
+    package var idTokenVersion: Int
     /// `scheme://host[:port]` the server is reached at: it decides the v2 issuer and the cloud.
-    public var baseURL: String
+    package var baseURL: String
 
     /// A request for `kind` issued to `clientID` in `tenant`, on the server at `baseURL`.
-    public init(kind: Kind, tenant: String, clientID: String, username: String? = nil, scopes: [String] = [],
+    package init(kind: Kind, tenant: String, clientID: String, username: String? = nil, scopes: [String] = [],
                 claims: [(name: String, value: String)] = [], lifetime: Int? = nil, idTokenVersion: Int = 2,
                 baseURL: String) {
         self.kind = kind
@@ -49,7 +49,7 @@ public struct MintRequest: Sendable {
 extension IdentityProvider {
     /// Mints the token `request` describes, with the same factory and claims rules as the token endpoint, signed by
     /// the active key. Fails with the error the token endpoint would give for the same tenant, client, user or scope.
-    public func mint(_ request: MintRequest) -> Result<String, OAuthError> {
+    package func mint(_ request: MintRequest) -> Result<String, OAuthError> {
         do throws(OAuthError) {
             return .success(try mintToken(request))
         } catch {

@@ -3,20 +3,20 @@
 /// Decoding is strict where browsers are lenient: a '%' not followed by two hex digits, decoded bytes that
 /// are not UTF-8, and NUL characters are errors rather than passed through, so that a request carrying them
 /// is refused instead of being half-understood.
-public enum URLEncodedForm {
+package enum URLEncodedForm {
     /// Decodes `name=value` pairs separated by '&': '+' is a space, `%XX` a byte; order and duplicates are kept,
     /// a piece without '=' has an empty value, and empty pieces (`a=1&&b=2`, a trailing '&') are skipped.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(URLEncodingError) -> [(name: String, value: String)] {
+    package static func decode(_ bytes: some Collection<UInt8>) throws(URLEncodingError) -> [(name: String, value: String)] {
         try withBuffer(bytes) { buffer throws(URLEncodingError) in try decodePairs(buffer, 0..<buffer.count) }
     }
 
     /// Decodes a query string or form body given as text; see `decode(_:)` for bytes.
-    public static func decode(_ string: String) throws(URLEncodingError) -> [(name: String, value: String)] {
+    package static func decode(_ string: String) throws(URLEncodingError) -> [(name: String, value: String)] {
         try decode(string.utf8)
     }
 
     /// Encodes pairs as `name=value&…`: RFC 3986 unreserved characters are kept, a space becomes '+', all else `%XX`.
-    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+    package static func encode(_ pairs: [(name: String, value: String)]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
         for (index, pair) in pairs.enumerated() {
@@ -30,7 +30,7 @@ public enum URLEncodedForm {
 
     /// Percent-encodes one component (a path segment, a value): RFC 3986 unreserved characters are kept,
     /// everything else, space included, becomes `%XX`.
-    public static func percentEncode(_ s: String) -> String {
+    package static func percentEncode(_ s: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         append(s.utf8, to: &out, spaceAsPlus: false)
@@ -38,7 +38,7 @@ public enum URLEncodedForm {
     }
 
     /// Decodes `%XX` escapes (a '+' stays a '+', as in a path); the result must be UTF-8 without NUL.
-    public static func percentDecode(_ s: some StringProtocol) throws(URLEncodingError) -> String {
+    package static func percentDecode(_ s: some StringProtocol) throws(URLEncodingError) -> String {
         try withBuffer(s.utf8) { buffer throws(URLEncodingError) in
             try decodeComponent(buffer, 0..<buffer.count, plusIsSpace: false)
         }

@@ -1,7 +1,7 @@
 /// Why percent-encoded text (a path, a query string or a form body) could not be decoded.
-public struct URLEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct URLEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with the text.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// A '%' not followed by two hexadecimal digits.
         case invalidPercentEscape
         /// The decoded bytes are not valid UTF-8.
@@ -11,18 +11,18 @@ public struct URLEncodingError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// What is wrong.
-    public var reason: Reason
+    package var reason: Reason
     /// The byte offset, in the encoded input, of the escape or the value where the problem was found.
-    public var offset: Int
+    package var offset: Int
 
     /// Describes a problem found at `offset` in the encoded input.
-    public init(_ reason: Reason, offset: Int) {
+    package init(_ reason: Reason, offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
     /// One sentence, e.g. "bad percent-escape at byte 4 (a '%' must be followed by two hex digits)".
-    public var description: String {
+    package var description: String {
         switch reason {
         case .invalidPercentEscape:
             "bad percent-escape at byte \(offset) (a '%' must be followed by two hex digits)"

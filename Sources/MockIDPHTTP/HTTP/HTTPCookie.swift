@@ -1,9 +1,9 @@
 /// A cookie the server sets (`Set-Cookie`, RFC 6265 §4.1), and parsing of the `Cookie` header a client sends.
-public struct HTTPCookie: Sendable, Equatable {
+package struct HTTPCookie: Sendable, Equatable {
     /// The `SameSite` attribute.
     ///
     /// On an optional, write `HTTPCookie.SameSite.none` in full: a bare `.none` means `Optional.none`, no attribute.
-    public enum SameSite: String, Sendable, Equatable {
+    package enum SameSite: String, Sendable, Equatable {
         /// `SameSite=Strict`: never sent on cross-site requests.
         case strict = "Strict"
         /// `SameSite=Lax`: sent on top-level cross-site navigations.
@@ -13,22 +13,22 @@ public struct HTTPCookie: Sendable, Equatable {
     }
 
     /// The cookie name (a token: no separators, spaces or control characters).
-    public var name: String
+    package var name: String
     /// The value, written as given: use characters allowed in a cookie value (e.g. base64url or percent-encoded text).
-    public var value: String
+    package var value: String
     /// The `Path` attribute.
-    public var path: String
+    package var path: String
     /// The `Max-Age` attribute in seconds (0 deletes the cookie); nil makes a session cookie.
-    public var maxAge: Int?
+    package var maxAge: Int?
     /// Whether scripts are kept from reading the cookie (`HttpOnly`).
-    public var httpOnly: Bool
+    package var httpOnly: Bool
     /// Whether the cookie is only sent over HTTPS (`Secure`).
-    public var secure: Bool
+    package var secure: Bool
     /// The `SameSite` attribute, or nil to omit it.
-    public var sameSite: SameSite?
+    package var sameSite: SameSite?
 
     /// A cookie; by default a session cookie for the whole site, hidden from scripts.
-    public init(
+    package init(
         name: String,
         value: String,
         path: String = "/",
@@ -47,7 +47,7 @@ public struct HTTPCookie: Sendable, Equatable {
     }
 
     /// The `Set-Cookie` header value, e.g. "sid=abc; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=None".
-    public var setCookieHeaderValue: String {
+    package var setCookieHeaderValue: String {
         var out = "\(name)=\(value); Path=\(path)"
         if let maxAge { out += "; Max-Age=\(maxAge)" }
         if httpOnly { out += "; HttpOnly" }
@@ -58,7 +58,7 @@ public struct HTTPCookie: Sendable, Equatable {
 
     /// The (name, value) pairs of a `Cookie` request header, in order with duplicates kept (RFC 6265 §5.4);
     /// spaces around pieces and the double quotes around a quoted value are removed, pieces without '=' skipped.
-    public static func parse(cookieHeader: String) -> [(name: String, value: String)] {
+    package static func parse(cookieHeader: String) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         for piece in cookieHeader.split(separator: ";", omittingEmptySubsequences: true) {
             guard let equals = piece.firstIndex(of: "=") else { continue }

@@ -1,27 +1,27 @@
 /// Header fields in the order they were added, as (name, value) pairs; names compare without regard to ASCII case.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field.
-    public typealias Element = (name: String, value: String)
+    package typealias Element = (name: String, value: String)
 
     private var fields: [Element]
 
     /// No fields.
-    public init() {
+    package init() {
         fields = []
     }
 
     /// The given fields, in order.
-    public init(_ fields: [Element]) {
+    package init(_ fields: [Element]) {
         self.fields = fields
     }
 
     /// The fields of a literal, in the order written.
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
 
     /// Gets the first value of `name`; setting replaces every field of that name (at the first one's position), nil removes them.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get {
             fields.first { ASCII.caseInsensitiveEquals($0.name, name) }?.value
         }
@@ -34,28 +34,28 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// Every value of `name`, in order.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.compactMap { ASCII.caseInsensitiveEquals($0.name, name) ? $0.value : nil }
     }
 
     /// Appends a field, keeping any existing ones of the same name (as `Set-Cookie` needs).
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))
     }
 
     /// True when a field of that name is present.
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         fields.contains { ASCII.caseInsensitiveEquals($0.name, name) }
     }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// True when there are no fields.
-    public var isEmpty: Bool { fields.isEmpty }
+    package var isEmpty: Bool { fields.isEmpty }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[Element]> {
+    package func makeIterator() -> IndexingIterator<[Element]> {
         fields.makeIterator()
     }
 

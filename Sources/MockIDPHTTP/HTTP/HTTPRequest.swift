@@ -1,24 +1,24 @@
 /// A complete HTTP request as the server hands it to the responder: decoded path and query, headers, whole body.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// The method as received, e.g. "GET" (case kept; methods are case-sensitive, RFC 9110 §9.1).
-    public var method: String
+    package var method: String
     /// The percent-decoded path without the query, e.g. "/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration".
-    public var path: String
+    package var path: String
     /// The decoded query pairs in order, duplicates kept ('+' is a space, `%2B` a plus).
-    public var query: [(name: String, value: String)]
+    package var query: [(name: String, value: String)]
     /// The request header fields in the order received.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes (empty when there is none).
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The peer's numeric address, "127.0.0.1" or "::1" for example; empty when unknown.
-    public var remoteAddress: String
+    package var remoteAddress: String
     /// True when the request arrived over TLS.
-    public var isSecure: Bool
+    package var isSecure: Bool
     /// The port of the listener that received the request.
-    public var localPort: UInt16
+    package var localPort: UInt16
 
     /// A request; every part has a default so tests can build one in a line.
-    public init(
+    package init(
         method: String = "GET",
         path: String = "/",
         query: [(name: String, value: String)] = [],
@@ -41,7 +41,7 @@ public struct HTTPRequest: Sendable {
     /// A request as a client would send it, from its target in origin form (`/path?query`) or absolute form
     /// (`https://host/path?query`), decoded exactly as the server decodes what comes off the wire; for callers that
     /// answer requests in-process, without a socket. Throws the reason when the target cannot be decoded.
-    public init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+    package init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                 remoteAddress: String = "127.0.0.1", isSecure: Bool = false, localPort: UInt16 = 0) throws(MalformedRequestTarget) {
         let decoded: RequestTarget
         do { decoded = try RequestTarget(raw: target) } catch { throw MalformedRequestTarget(description: error.message) }
@@ -50,12 +50,12 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The first value of the query parameter `name` (exact, case-sensitive match), or nil.
-    public func queryValue(_ name: String) -> String? {
+    package func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }
 
     /// True when the peer is on this machine: 127.0.0.0/8, ::1, or an IPv4-mapped 127.x address.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         remoteAddress == "::1"
             || remoteAddress.utf8.starts(with: "127.".utf8)
             || ASCII.hasPrefixCaseInsensitive(remoteAddress, "::ffff:127.")
@@ -63,7 +63,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// A request target that cannot be decoded (the server answers such a request with 400).
-public struct MalformedRequestTarget: Error, Sendable, CustomStringConvertible {
+package struct MalformedRequestTarget: Error, Sendable, CustomStringConvertible {
     /// What is wrong, in words.
-    public var description: String
+    package var description: String
 }

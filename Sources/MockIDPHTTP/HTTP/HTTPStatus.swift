@@ -1,15 +1,15 @@
 /// An HTTP response status code with its standard reason phrase (RFC 9110 §15).
-public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The three-digit code, e.g. 200.
-    public var rawValue: Int
+    package var rawValue: Int
 
     /// Wraps any code; codes outside 100...999 are refused by the server with a 500.
-    public init(rawValue: Int) {
+    package init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
     /// The standard reason phrase ("Not Found"), or "Status <code>" for a code this type does not name.
-    public var reasonPhrase: String {
+    package var reasonPhrase: String {
         switch rawValue {
         case 200: "OK"
         case 201: "Created"
@@ -32,38 +32,38 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     }
 
     /// The code and phrase, e.g. "404 Not Found".
-    public var description: String { "\(rawValue) \(reasonPhrase)" }
+    package var description: String { "\(rawValue) \(reasonPhrase)" }
 
     /// 200 OK.
-    public static let ok = HTTPStatus(rawValue: 200)
+    package static let ok = HTTPStatus(rawValue: 200)
     /// 201 Created.
-    public static let created = HTTPStatus(rawValue: 201)
+    package static let created = HTTPStatus(rawValue: 201)
     /// 204 No Content.
-    public static let noContent = HTTPStatus(rawValue: 204)
+    package static let noContent = HTTPStatus(rawValue: 204)
     /// 302 Found, the redirect OAuth uses for authorization responses.
-    public static let found = HTTPStatus(rawValue: 302)
+    package static let found = HTTPStatus(rawValue: 302)
     /// 303 See Other.
-    public static let seeOther = HTTPStatus(rawValue: 303)
+    package static let seeOther = HTTPStatus(rawValue: 303)
     /// 400 Bad Request.
-    public static let badRequest = HTTPStatus(rawValue: 400)
+    package static let badRequest = HTTPStatus(rawValue: 400)
     /// 401 Unauthorized.
-    public static let unauthorized = HTTPStatus(rawValue: 401)
+    package static let unauthorized = HTTPStatus(rawValue: 401)
     /// 403 Forbidden.
-    public static let forbidden = HTTPStatus(rawValue: 403)
+    package static let forbidden = HTTPStatus(rawValue: 403)
     /// 404 Not Found.
-    public static let notFound = HTTPStatus(rawValue: 404)
+    package static let notFound = HTTPStatus(rawValue: 404)
     /// 405 Method Not Allowed.
-    public static let methodNotAllowed = HTTPStatus(rawValue: 405)
+    package static let methodNotAllowed = HTTPStatus(rawValue: 405)
     /// 413 Content Too Large (formerly Payload Too Large).
-    public static let payloadTooLarge = HTTPStatus(rawValue: 413)
+    package static let payloadTooLarge = HTTPStatus(rawValue: 413)
     /// 415 Unsupported Media Type.
-    public static let unsupportedMediaType = HTTPStatus(rawValue: 415)
+    package static let unsupportedMediaType = HTTPStatus(rawValue: 415)
     /// 429 Too Many Requests.
-    public static let tooManyRequests = HTTPStatus(rawValue: 429)
+    package static let tooManyRequests = HTTPStatus(rawValue: 429)
     /// 431 Request Header Fields Too Large.
-    public static let requestHeaderFieldsTooLarge = HTTPStatus(rawValue: 431)
+    package static let requestHeaderFieldsTooLarge = HTTPStatus(rawValue: 431)
     /// 500 Internal Server Error.
-    public static let internalServerError = HTTPStatus(rawValue: 500)
+    package static let internalServerError = HTTPStatus(rawValue: 500)
     /// 503 Service Unavailable.
-    public static let serviceUnavailable = HTTPStatus(rawValue: 503)
+    package static let serviceUnavailable = HTTPStatus(rawValue: 503)
 }

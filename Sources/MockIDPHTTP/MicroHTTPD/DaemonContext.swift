@@ -8,15 +8,15 @@ struct SuspendedConnection: @unchecked Sendable {
 }
 
 /// A request the HTTP layer itself refused before any responder saw it (413, a malformed request target).
-public struct HTTPRejection: Sendable {
+package struct HTTPRejection: Sendable {
     /// The request method.
-    public var method: String
+    package var method: String
     /// The request path without its query (as sent, not decoded).
-    public var path: String
+    package var path: String
     /// The status sent.
-    public var status: Int
+    package var status: Int
     /// Why, in words.
-    public var reason: String
+    package var reason: String
 }
 
 /// What libmicrohttpd's callbacks see of one listener (their `cls` pointer): the responder, the limits,

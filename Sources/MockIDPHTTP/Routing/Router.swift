@@ -8,9 +8,9 @@
 /// - a trailing slash is ignored ("/a/b/" matches "/a/b");
 /// - HEAD is answered by a GET route;
 /// - a path that matches only under other methods is `methodNotAllowed` (405 with an `Allow` header in `Router`).
-public struct RouteTable<Value: Sendable>: Sendable {
+package struct RouteTable<Value: Sendable>: Sendable {
     /// What matching a method and path found.
-    public enum Match {
+    package enum Match {
         /// The route's value and the pattern's captures.
         case found(Value, RouteParameters)
         /// The path matches only routes of other methods, which `allowed` lists (HEAD included where GET is).
@@ -51,13 +51,13 @@ public struct RouteTable<Value: Sendable>: Sendable {
     private var endpoints: [Endpoint] = []
 
     /// An empty table.
-    public init() {}
+    package init() {}
 
     /// Adds `value` for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
     ///
     /// A malformed pattern (a brace inside a literal, an empty capture name, a catch-all that is not last, an empty
     /// segment) is a programming error and stops the program.
-    public mutating func add(_ pattern: String, methods: Set<String>? = nil, _ value: Value) {
+    package mutating func add(_ pattern: String, methods: Set<String>? = nil, _ value: Value) {
         var node = 0
         var names: [String] = []
         var catchAll = false
@@ -98,7 +98,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
     }
 
     /// The route for `method` and `path` (a percent-decoded path without the query).
-    public func match(method: String, path: String) -> Match {
+    package func match(method: String, path: String) -> Match {
         let segments = Self.segments(of: path)
         var search = Search(path: path, segments: segments, method: method)
         if let endpointIndex = find(node: 0, at: 0, &search) {
@@ -218,26 +218,26 @@ public struct RouteTable<Value: Sendable>: Sendable {
 }
 
 /// A route table of handlers: answers each request with its route's handler, or 404 / 405.
-public struct Router: Sendable {
+package struct Router: Sendable {
     /// Answers a request whose path matched the pattern, with the pattern's captures.
-    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponse
 
     private var table = RouteTable<Handler>()
     private let notFound: @Sendable (HTTPRequest) -> HTTPResponse
 
     /// An empty router; requests no route matches go to `notFound` (by default a plain-text 404).
-    public init(notFound: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in .text("Not Found\n", status: .notFound) }) {
+    package init(notFound: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in .text("Not Found\n", status: .notFound) }) {
         self.notFound = notFound
     }
 
     /// Adds a route for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
     /// A malformed pattern is a programming error and stops the program (see `RouteTable.add`).
-    public mutating func add(_ pattern: String, methods: Set<String>? = nil, _ handler: @escaping Handler) {
+    package mutating func add(_ pattern: String, methods: Set<String>? = nil, _ handler: @escaping Handler) {
         table.add(pattern, methods: methods, handler)
     }
 
     /// Finds the route for the request and returns its response (or 404 / 405).
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         switch table.match(method: request.method, path: request.path) {
         case .found(let handler, let parameters): return handler(request, parameters)
         case .notFound: return notFound(request)
@@ -246,7 +246,7 @@ public struct Router: Sendable {
     }
 
     /// 405 with the `Allow` header (RFC 9110 §15.5.6).
-    public static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
+    package static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
         var response = HTTPResponse.text("Method Not Allowed\n", status: .methodNotAllowed)
         response.headers["Allow"] = allowed.joined(separator: ", ")
         return response

@@ -1,14 +1,14 @@
 extension HTTPServer {
     /// A listener after start: the real port and the URL clients use to reach it.
-    public struct BoundListener: Sendable {
+    package struct BoundListener: Sendable {
         /// The host as configured ("127.0.0.1", "::1", "localhost").
-        public var host: String
+        package var host: String
         /// The port actually bound (never 0).
-        public var port: UInt16
+        package var port: UInt16
         /// True when the listener speaks HTTPS.
-        public var isSecure: Bool
+        package var isSecure: Bool
         /// The scheme, host and port without a trailing slash, e.g. "https://127.0.0.1:8443" or "http://[::1]:8080".
-        public var baseURL: String
+        package var baseURL: String
 
         init(host: String, port: UInt16, isSecure: Bool) {
             self.host = host

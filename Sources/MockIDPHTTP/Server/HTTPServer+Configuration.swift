@@ -2,55 +2,55 @@ import Glibc
 
 extension HTTPServer {
     /// An address and port to listen on.
-    public struct Listener: Sendable, Hashable {
+    package struct Listener: Sendable, Hashable {
         /// A numeric IPv4 or IPv6 address ("127.0.0.1", "::1", "0.0.0.0", "::"), or "localhost" for 127.0.0.1.
         /// An IPv6 listener accepts IPv6 only ("::" does not take IPv4): add "0.0.0.0" as a second listener for both.
-        public var host: String
+        package var host: String
         /// The TCP port; 0 picks any free port (read the real one from `boundListeners`).
-        public var port: UInt16
+        package var port: UInt16
 
         /// A listener on `host` and `port`.
-        public init(host: String, port: UInt16) {
+        package init(host: String, port: UInt16) {
             self.host = host
             self.port = port
         }
     }
 
     /// The certificate chain and private key the server presents over TLS.
-    public struct TLSIdentity: Sendable {
+    package struct TLSIdentity: Sendable {
         /// PEM certificates, the server's own first, then the CAs that issued it.
-        public var certificateChainPEM: String
+        package var certificateChainPEM: String
         /// The unencrypted PKCS#8 PEM private key ("BEGIN PRIVATE KEY"), RSA or EC P-256.
-        public var privateKeyPEM: String
+        package var privateKeyPEM: String
 
         /// An identity from PEM text.
-        public init(certificateChainPEM: String, privateKeyPEM: String) {
+        package init(certificateChainPEM: String, privateKeyPEM: String) {
             self.certificateChainPEM = certificateChainPEM
             self.privateKeyPEM = privateKeyPEM
         }
     }
 
     /// What the server listens on and the limits it enforces.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The addresses to listen on; each gets its own libmicrohttpd daemon and worker threads.
-        public var listeners: [Listener]
+        package var listeners: [Listener]
         /// When set, every listener speaks HTTPS with this identity; otherwise plain HTTP.
-        public var tls: TLSIdentity?
+        package var tls: TLSIdentity?
         /// Worker threads per listener (default: the number of online cores); one slow responder blocks its worker.
-        public var threadsPerListener: Int
+        package var threadsPerListener: Int
         /// The largest request body accepted, in bytes (default 1 MiB); larger bodies get 413.
-        public var maximumBodySize: Int
+        package var maximumBodySize: Int
         /// The most connections a listener keeps open at once (default 1024, shared among its workers).
-        public var connectionLimit: Int
+        package var connectionLimit: Int
         /// Seconds a connection may stay idle or dribble its headers before it is closed (default 30).
-        public var connectionTimeout: Int
+        package var connectionTimeout: Int
         /// Memory per connection in bytes, which bounds the request headers (default 64 KiB, so large
         /// cookies and tokens fit; headers beyond it get 431). libmicrohttpd clears it for every request,
         /// so a larger pool costs throughput.
-        public var connectionMemoryLimit: Int
+        package var connectionMemoryLimit: Int
 
         /// A configuration for `listeners` with default limits.
-        public init(listeners: [Listener], tls: TLSIdentity? = nil) {
+        package init(listeners: [Listener], tls: TLSIdentity? = nil) {
             self.listeners = listeners
             self.tls = tls
             threadsPerListener = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))

@@ -8,7 +8,7 @@ import Synchronization
 /// The responder is called on worker threads, concurrently; it must be thread-safe and must return. A slow
 /// responder holds up the other connections of its worker thread; a trap in it ends the process (Swift cannot
 /// catch traps). Do not call `stop` from inside the responder: stopping waits for the worker threads.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     private enum Phase {
         case idle
         case running([MicroHTTPDaemon])
@@ -28,7 +28,7 @@ public final class HTTPServer: Sendable {
 
     /// A server that will answer every request with `responder` once started; `rejections` hears of the requests
     /// the HTTP layer refuses before the responder sees them (413, malformed request targets).
-    public init(configuration: Configuration, logger: Logger, rejections: (@Sendable (HTTPRejection) -> Void)? = nil,
+    package init(configuration: Configuration, logger: Logger, rejections: (@Sendable (HTTPRejection) -> Void)? = nil,
                 responder: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.configuration = configuration
         self.logger = logger
@@ -42,7 +42,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds and starts every listener, or none: when one fails, those already started are stopped and the error
     /// names the failing address (e.g. "cannot listen on 127.0.0.1:8443: the address is already in use").
-    public func start() throws(HTTPServerError) {
+    package func start() throws(HTTPServerError) {
         try state.withLock { (state: inout State) throws(HTTPServerError) in
             guard case .idle = state.phase else { throw HTTPServerError("the server was already started") }
             try validate()
@@ -74,7 +74,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The listeners after `start`, in configuration order, with their real ports; empty before.
-    public var boundListeners: [BoundListener] {
+    package var boundListeners: [BoundListener] {
         state.withLock { $0.bound }
     }
 
@@ -85,7 +85,7 @@ public final class HTTPServer: Sendable {
     /// connections do not hold the stop up, they are closed at the end, and responses sent while draining carry
     /// `Connection: close`. A connection that has sent part of a request counts until it finishes, times out
     /// (`connectionTimeout`) or the grace period ends.
-    public func stop(gracePeriod: Duration = .seconds(5)) {
+    package func stop(gracePeriod: Duration = .seconds(5)) {
         let daemons: [MicroHTTPDaemon] = state.withLock { state in
             defer { state.phase = .stopped }
             if case .running(let daemons) = state.phase { return daemons }

@@ -1,10 +1,10 @@
 /// Why the HTTP server could not start, in one sentence such as
 /// "cannot listen on 127.0.0.1:8443: the address is already in use".
-public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
+package struct HTTPServerError: Error, Sendable, CustomStringConvertible {
     /// The sentence.
-    public var description: String
+    package var description: String
     /// The listener that failed, when the problem belongs to one.
-    public var listener: HTTPServer.Listener?
+    package var listener: HTTPServer.Listener?
 
     init(_ description: String, listener: HTTPServer.Listener? = nil) {
         self.description = description

@@ -1,5 +1,5 @@
 /// Base64url without padding (RFC 4648 §5), as JOSE uses it; standard base64 for `x5c`.
-public enum Base64URL {
+package enum Base64URL {
     private static let urlAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let standardAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let decodeTable: [Int8] = {
@@ -11,12 +11,12 @@ public enum Base64URL {
     }()
 
     /// Base64url text, no padding.
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         String(decoding: encodeBytes(bytes, alphabet: urlAlphabet, pad: false), as: UTF8.self)
     }
 
     /// Standard base64 text with padding (for `x5c` and PEM bodies).
-    public static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
+    package static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
         String(decoding: encodeBytes(bytes, alphabet: standardAlphabet, pad: true), as: UTF8.self)
     }
 
@@ -24,7 +24,7 @@ public enum Base64URL {
     /// Whitespace is refused, except where `ignoringWhitespace` (PEM bodies, `x5c` with line breaks).
     /// Padding, when present, must complete the last group of four exactly, and the unused low bits of the last
     /// character must be zero (RFC 4648 §3.5), so every byte string has exactly one accepted unpadded form.
-    public static func decode(_ text: some StringProtocol, ignoringWhitespace: Bool = false) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol, ignoringWhitespace: Bool = false) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 3 / 4)
         var acc: UInt32 = 0
@@ -63,7 +63,7 @@ public enum Base64URL {
     }
 
     /// Appends the base64url text (no padding) of `bytes` to `out`, with no intermediate `String`.
-    public static func append(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
+    package static func append(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
         appendBytes(bytes, alphabet: urlAlphabet, pad: false, to: &out)
     }
 

@@ -7,9 +7,9 @@
 ///
 /// Member values may be `String`, `Int`, `Bool`, `Double`, `[String]`, `JSONValue`, `JSONObject`, an enum with
 /// `String` raw values, or another claims-like struct; anything else throws `EncodingError`.
-public enum ClaimsEncoder {
+package enum ClaimsEncoder {
     /// The compact JSON text of `claims` with `overriding` applied.
-    public static func encode(_ claims: some Encodable, overriding: JSONObject = JSONObject()) throws(JOSEError) -> [UInt8] {
+    package static func encode(_ claims: some Encodable, overriding: JSONObject = JSONObject()) throws(JOSEError) -> [UInt8] {
         let sink = ClaimsSink(overrides: overriding)
         sink.bytes.reserveCapacity(1024)
         sink.bytes.append(UInt8(ascii: "{"))

@@ -1,21 +1,21 @@
 /// A compact JWS taken apart but NOT yet verified: read the header to pick the key, then `verify(with:)`.
 /// Never trust `payload` before `verify` returned true.
-public struct CompactJWS: Sendable {
+package struct CompactJWS: Sendable {
     /// Tokens longer than this are refused before any decoding, so hostile input costs little. Entra's own
     /// tokens stay far below it (a few KiB even with many groups).
-    public static let maximumLength = 64 * 1024
+    package static let maximumLength = 64 * 1024
 
     /// The protected header (`alg`, `kid`, `x5t`, `typ`, …).
-    public var header: JSONObject
+    package var header: JSONObject
     /// The claims.
-    public var payload: JSONObject
+    package var payload: JSONObject
     /// The bytes the signature covers: the first two parts with the dot between them, as received.
-    public var signingInput: [UInt8]
+    package var signingInput: [UInt8]
     /// The decoded signature.
-    public var signature: [UInt8]
+    package var signature: [UInt8]
 
     /// Splits and decodes `compact`: exactly three base64url parts (no padding), the first two JSON objects.
-    public init(_ compact: some StringProtocol) throws(JOSEError) {
+    package init(_ compact: some StringProtocol) throws(JOSEError) {
         let bytes = Array(compact.utf8)
         guard bytes.count <= Self.maximumLength else {
             throw JOSEError(reason: "the token is longer than \(Self.maximumLength) bytes")
@@ -32,12 +32,12 @@ public struct CompactJWS: Sendable {
     }
 
     /// The header's `alg`, when it names an algorithm this module supports; nil otherwise (`none` included).
-    public var algorithm: SignatureAlgorithm? { header["alg"]?.stringValue.flatMap(SignatureAlgorithm.init(rawValue:)) }
+    package var algorithm: SignatureAlgorithm? { header["alg"]?.stringValue.flatMap(SignatureAlgorithm.init(rawValue:)) }
 
     /// Whether `key` signed this token with the algorithm its header names. False for unsupported or missing
     /// `alg`, for a key that does not fit the algorithm, and for any `crit` header (no extension is understood
     /// here, RFC 7515 §4.1.11).
-    public func verify(with key: PublicKey) -> Bool {
+    package func verify(with key: PublicKey) -> Bool {
         guard let algorithm, header["crit"] == nil else { return false }
         return key.verify(signature: signature, for: signingInput, algorithm: algorithm)
     }

@@ -39,7 +39,7 @@ public struct JSONWebKey: Sendable, Equatable {
     /// The key for a signing certificate, as Entra publishes it: `kid` and `x5t` are both the base64url SHA-1
     /// thumbprint of the DER (27 characters), `x5c` holds the certificate, `use` is `sig`.
     /// Throws when the certificate's key is not RSA.
-    public static func entraSigningKey(certificate: Certificate, issuer: String?) throws(OpenSSLError) -> JSONWebKey {
+    package static func entraSigningKey(certificate: Certificate, issuer: String?) throws(OpenSSLError) -> JSONWebKey {
         guard let (modulus, exponent) = certificate.publicKey.rsaComponents else {
             throw OpenSSLError(operation: "JSONWebKey.entraSigningKey", reasons: ["the certificate's key is not RSA"])
         }

@@ -1,15 +1,15 @@
 /// Making compact JSON Web Signatures (RFC 7515 §7.1): `base64url(header).base64url(payload).base64url(signature)`.
-public enum JSONWebSignature {
+package enum JSONWebSignature {
     /// Signs a JSON payload (JWT claims). The header is written in the order given (e.g. `typ`, `alg`, `kid`);
     /// its `alg` is set to `algorithm`, in place when present, otherwise right after `typ` (or first).
-    public static func sign(
+    package static func sign(
         header: JSONObject, payload: JSONObject, key: PrivateKey, algorithm: SignatureAlgorithm
     ) throws(OpenSSLError) -> String {
         try sign(header: header, payloadBytes: JSONValue.object(payload).serialized(), key: key, algorithm: algorithm)
     }
 
     /// Signs arbitrary payload bytes, with the header handled as in `sign(header:payload:key:algorithm:)`.
-    public static func sign(
+    package static func sign(
         header: JSONObject, payloadBytes: [UInt8], key: PrivateKey, algorithm: SignatureAlgorithm
     ) throws(OpenSSLError) -> String {
         try PreparedJWSHeader(header, algorithm: algorithm).sign(payload: payloadBytes, key: key)
@@ -35,14 +35,14 @@ public enum JSONWebSignature {
 
 /// A JWS protected header serialized and base64url-encoded once, for signing many payloads with one key:
 /// the header of every token a key signs is the same, so it is never rebuilt per token.
-public struct PreparedJWSHeader: Sendable {
+package struct PreparedJWSHeader: Sendable {
     /// The base64url text of the header, the first part of every compact JWS made with it.
-    public let encoded: [UInt8]
+    package let encoded: [UInt8]
     /// The algorithm the header names.
-    public let algorithm: SignatureAlgorithm
+    package let algorithm: SignatureAlgorithm
 
     /// `header` with `alg` set to `algorithm` as `JSONWebSignature.sign` does, serialized and encoded.
-    public init(_ header: JSONObject, algorithm: SignatureAlgorithm) {
+    package init(_ header: JSONObject, algorithm: SignatureAlgorithm) {
         var encoded: [UInt8] = []
         Base64URL.append(JSONValue.object(JSONWebSignature.withAlgorithm(algorithm, in: header)).serialized(), to: &encoded)
         self.encoded = encoded
@@ -50,7 +50,7 @@ public struct PreparedJWSHeader: Sendable {
     }
 
     /// The compact JWS of `payload` (JSON bytes) signed with `key`: one buffer, no intermediate strings.
-    public func sign(payload: [UInt8], key: PrivateKey) throws(OpenSSLError) -> String {
+    package func sign(payload: [UInt8], key: PrivateKey) throws(OpenSSLError) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(encoded.count + 1 + (payload.count + 2) / 3 * 4 + 1 + 344)
         out.append(contentsOf: encoded)

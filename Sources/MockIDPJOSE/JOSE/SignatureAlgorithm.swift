@@ -2,7 +2,7 @@
 ///
 /// `none` and the HMAC algorithms are deliberately absent: an identity provider's tokens are always signed with a
 /// key pair, and accepting `none` or HS256 with a public key as secret are classic token forgeries.
-public enum SignatureAlgorithm: String, Sendable, CaseIterable {
+package enum SignatureAlgorithm: String, Sendable, CaseIterable {
     /// RSASSA-PKCS1-v1_5 with SHA-256: what Entra signs every token with.
     case rs256 = "RS256"
     /// RSASSA-PKCS1-v1_5 with SHA-384.

@@ -3,7 +3,7 @@ import COpenSSL
 extension Certificate {
     /// A self-signed end-entity certificate for a token signing key, published as the key's `x5c`
     /// (CA:FALSE, keyUsage digitalSignature; Entra's keys carry such a certificate).
-    public static func selfSigned(key: PrivateKey, commonName: String, validityDays: Int) throws(OpenSSLError) -> Certificate {
+    package static func selfSigned(key: PrivateKey, commonName: String, validityDays: Int) throws(OpenSSLError) -> Certificate {
         try issue(
             subject: [("CN", commonName)], publicKey: key.publicKey, issuer: nil, signer: key, validityDays: validityDays,
             extensions: [
@@ -15,7 +15,7 @@ extension Certificate {
 
     /// A self-signed certificate authority that may issue end-entity certificates only
     /// (basicConstraints critical CA:TRUE pathlen:0; keyUsage critical keyCertSign, cRLSign; a key identifier).
-    public static func certificateAuthority(
+    package static func certificateAuthority(
         key: PrivateKey, commonName: String, organization: String?, validityDays: Int
     ) throws(OpenSSLError) -> Certificate {
         try issue(
@@ -32,7 +32,7 @@ extension Certificate {
     /// CA:FALSE; keyUsage critical digitalSignature (and keyEncipherment for RSA); extendedKeyUsage serverAuth;
     /// subjectAltName with every DNS name and IP address (real `IP:` entries, as TLS clients require);
     /// subject and authority key identifiers.
-    public static func serverCertificate(
+    package static func serverCertificate(
         publicKey: PublicKey, commonName: String, dnsNames: [String], ipAddresses: [String],
         issuer: Certificate, issuerKey: PrivateKey, validityDays: Int
     ) throws(OpenSSLError) -> Certificate {

@@ -4,24 +4,24 @@ import COpenSSL
 /// certificate, or a client's certificate for assertions.
 ///
 /// Everything a caller reads is decoded once, when the certificate is made, so reading is free and thread-safe.
-public final class Certificate: @unchecked Sendable {
+package final class Certificate: @unchecked Sendable {
     let certificate: OwnedCertificate
     /// The DER encoding, exactly as read or as signed.
-    public let der: [UInt8]
+    package let der: [UInt8]
     /// The subject's public key.
-    public let publicKey: PublicKey
+    package let publicKey: PublicKey
     /// The subject's (last) common name, if it has one.
-    public let subjectCommonName: String?
+    package let subjectCommonName: String?
     /// The subject as RFC 4514 text, most specific first, e.g. `CN=mockidp CA, O=mockidp`.
-    public let subjectText: String
+    package let subjectText: String
     /// The start of validity, in Unix seconds.
-    public let notBefore: Int
+    package let notBefore: Int
     /// The end of validity, in Unix seconds.
-    public let notAfter: Int
+    package let notAfter: Int
     /// The DNS names as written and the IP addresses as text (`127.0.0.1`, `::1`) of the subjectAltName extension.
-    public let subjectAlternativeNames: [String]
+    package let subjectAlternativeNames: [String]
     /// Whether basicConstraints says `CA:TRUE`.
-    public let isCertificateAuthority: Bool
+    package let isCertificateAuthority: Bool
 
     init(owning certificate: OwnedCertificate) throws(OpenSSLError) {
         let x509 = certificate.pointer
@@ -39,7 +39,7 @@ public final class Certificate: @unchecked Sendable {
     }
 
     /// Reads the first `-----BEGIN CERTIFICATE-----` block in PEM text (other blocks before it are skipped).
-    public convenience init(pem: String) throws(OpenSSLError) {
+    package convenience init(pem: String) throws(OpenSSLError) {
         let x509 = try LibCrypto.withReadBIO(pem) { bio throws(OpenSSLError) in
             try LibCrypto.check(PEM_read_bio_X509(bio, nil, nil, nil), "PEM_read_bio_X509")
         }
@@ -47,7 +47,7 @@ public final class Certificate: @unchecked Sendable {
     }
 
     /// Reads a DER certificate; every byte must belong to it.
-    public convenience init(der: [UInt8]) throws(OpenSSLError) {
+    package convenience init(der: [UInt8]) throws(OpenSSLError) {
         let x509 = try LibCrypto.withBytes(der) { buffer throws(OpenSSLError) in
             guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
                 throw LibCrypto.failure("d2i_X509", "no bytes")
@@ -62,7 +62,7 @@ public final class Certificate: @unchecked Sendable {
 
     /// Every `-----BEGIN CERTIFICATE-----` block in PEM text, in order (a server certificate and its chain, or
     /// a bundle of trusted certificates). Throws when there is none or when any block is not a certificate.
-    public static func parseChain(pem: String) throws(OpenSSLError) -> [Certificate] {
+    package static func parseChain(pem: String) throws(OpenSSLError) -> [Certificate] {
         let count = PEMText.count(of: "-----BEGIN CERTIFICATE-----", in: pem)
         guard count > 0 else { throw LibCrypto.failure("Certificate.parseChain", "no certificate in the text") }
         let certificates = try LibCrypto.withReadBIO(pem) { bio throws(OpenSSLError) in
@@ -78,18 +78,18 @@ public final class Certificate: @unchecked Sendable {
     }
 
     /// The certificate as PEM text (`-----BEGIN CERTIFICATE-----`, 64-character lines).
-    public var pem: String { PEMText.encode(der, label: "CERTIFICATE") }
+    package var pem: String { PEMText.encode(der, label: "CERTIFICATE") }
 
     /// SHA-1 over the DER: what `x5t` and Entra's `kid` are made of.
-    public var sha1Thumbprint: [UInt8] { Digest.sha1(der) }
+    package var sha1Thumbprint: [UInt8] { Digest.sha1(der) }
 
     /// SHA-256 over the DER: what `x5t#S256` is made of.
-    public var sha256Thumbprint: [UInt8] { Digest.sha256(der) }
+    package var sha256Thumbprint: [UInt8] { Digest.sha256(der) }
 
     /// Whether `issuer` issued this certificate: its subject name is this certificate's issuer name and its key
     /// verifies this certificate's signature. Validity dates, key usage and constraints are not checked (a
     /// self-signed signing certificate counts as issued by itself).
-    public func isIssued(by issuer: Certificate) -> Bool {
+    package func isIssued(by issuer: Certificate) -> Bool {
         do {
             let issuerName = try LibCrypto.check(X509_get_issuer_name(certificate.pointer), "X509_get_issuer_name")
             let subjectName = try LibCrypto.check(X509_get_subject_name(issuer.certificate.pointer), "X509_get_subject_name")

@@ -1,13 +1,13 @@
 /// Message digests over bytes: thumbprints (`x5t` is SHA-1, `x5t#S256` SHA-256), PKCE, hashes of claims.
-public enum Digest {
+package enum Digest {
     /// SHA-256 (32 bytes).
-    public static func sha256(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha256) }
+    package static func sha256(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha256) }
     /// SHA-1 (20 bytes); only for thumbprints, where the format demands it.
-    public static func sha1(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha1) }
+    package static func sha1(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha1) }
     /// SHA-384 (48 bytes).
-    public static func sha384(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha384) }
+    package static func sha384(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha384) }
     /// SHA-512 (64 bytes).
-    public static func sha512(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha512) }
+    package static func sha512(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha512) }
 
     private static func hash(_ data: some Collection<UInt8>, _ digest: Result<MessageDigest, OpenSSLError>) -> [UInt8] {
         do {

@@ -3,10 +3,10 @@ import COpenSSL
 /// A private signing key (RSA or EC) held by libcrypto: token signing, certificate issuing, PEM in and out.
 ///
 /// Immutable once made, so one instance may sign on many threads at once.
-public final class PrivateKey: @unchecked Sendable {
+package final class PrivateKey: @unchecked Sendable {
     let key: OwnedKey
     /// The public half, for verifying and for publishing in a key set or certificate.
-    public let publicKey: PublicKey
+    package let publicKey: PublicKey
     /// The largest signature this key makes (the modulus size for RSA, the DER maximum for ECDSA).
     let signatureCapacity: Int
 
@@ -22,7 +22,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// A new random RSA key with a modulus of `bits` bits (e = 65537). Takes tens to hundreds of milliseconds.
-    public static func generateRSA(bits: Int = 2048) throws(OpenSSLError) -> PrivateKey {
+    package static func generateRSA(bits: Int = 2048) throws(OpenSSLError) -> PrivateKey {
         guard (1024...16384).contains(bits) else {
             throw LibCrypto.failure("PrivateKey.generateRSA", "\(bits) bits is outside 1024...16384")
         }
@@ -30,13 +30,13 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// A new random EC key on NIST P-256, for ES256.
-    public static func generateECP256() throws(OpenSSLError) -> PrivateKey {
+    package static func generateECP256() throws(OpenSSLError) -> PrivateKey {
         try PrivateKey(owning: OwnedKey(LibCrypto.check(COpenSSL_EC_generate("P-256"), "EVP_EC_gen")))
     }
 
     /// Reads the first private key in PEM text: PKCS#8 (`BEGIN PRIVATE KEY`) or traditional
     /// (`BEGIN RSA PRIVATE KEY`, `BEGIN EC PRIVATE KEY`). Encrypted keys are refused, never prompted for.
-    public convenience init(pem: String) throws(OpenSSLError) {
+    package convenience init(pem: String) throws(OpenSSLError) {
         let pointer = try LibCrypto.withReadBIO(pem) { bio throws(OpenSSLError) in
             // Without a callback OpenSSL would ask for a passphrase on the terminal.
             try LibCrypto.check(PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil), "PEM_read_bio_PrivateKey")
@@ -46,7 +46,7 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// An RSA key from its JWK components (RFC 7518 §6.3.2), as big-endian bytes; the components are checked
     /// against each other, so a wrong byte is an error rather than a key that signs garbage.
-    public static func rsa(
+    package static func rsa(
         n: [UInt8], e: [UInt8], d: [UInt8], p: [UInt8], q: [UInt8], dp: [UInt8], dq: [UInt8], qi: [UInt8]
     ) throws(OpenSSLError) -> PrivateKey {
         // OSSL_PKEY_PARAM_RSA_FACTOR1 and friends are concatenated string macros Swift does not import.
@@ -58,7 +58,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// The key as unencrypted PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), which GnuTLS and every library read.
-    public var pkcs8PEM: String {
+    package var pkcs8PEM: String {
         get throws(OpenSSLError) {
             try LibCrypto.writtenText("PEM_write_bio_PrivateKey") { bio in
                 PEM_write_bio_PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil)
@@ -67,12 +67,12 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// Whether this is an RSA key (RS256, RS384, RS512, PS256); otherwise it is an EC key.
-    public var isRSA: Bool { key.kind == .rsa }
+    package var isRSA: Bool { key.kind == .rsa }
 
     /// Signs `data` with `algorithm`; ES256 gives the JOSE form, the 64-byte `r || s`, not DER.
     ///
     /// Thread-safe: each call has its own digest context over the shared key.
-    public func sign(_ data: some Collection<UInt8>, algorithm: SignatureAlgorithm) throws(OpenSSLError) -> [UInt8] {
+    package func sign(_ data: some Collection<UInt8>, algorithm: SignatureAlgorithm) throws(OpenSSLError) -> [UInt8] {
         try algorithm.requireFit(key.kind, "PrivateKey.sign")
         let digest = try algorithm.messageDigest.get()
         let context = try LibCrypto.check(EVP_MD_CTX_new(), "EVP_MD_CTX_new")

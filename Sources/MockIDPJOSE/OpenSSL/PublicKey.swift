@@ -9,7 +9,7 @@ public final class PublicKey: @unchecked Sendable {
     init(owning key: OwnedKey) { self.key = key }
 
     /// Reads the first `-----BEGIN PUBLIC KEY-----` (SubjectPublicKeyInfo) block in PEM text.
-    public convenience init(pem: String) throws(OpenSSLError) {
+    package convenience init(pem: String) throws(OpenSSLError) {
         let pointer = try LibCrypto.withReadBIO(pem) { bio throws(OpenSSLError) in
             try LibCrypto.check(PEM_read_bio_PUBKEY(bio, nil, nil, nil), "PEM_read_bio_PUBKEY")
         }
@@ -17,20 +17,20 @@ public final class PublicKey: @unchecked Sendable {
     }
 
     /// An RSA public key from its modulus and public exponent (big-endian, as a JWK's `n` and `e` decode to).
-    public static func rsa(modulus n: [UInt8], exponent e: [UInt8]) throws(OpenSSLError) -> PublicKey {
+    package static func rsa(modulus n: [UInt8], exponent e: [UInt8]) throws(OpenSSLError) -> PublicKey {
         PublicKey(owning: try OwnedKey.rsa(
             components: [(OSSL_PKEY_PARAM_RSA_N, n), (OSSL_PKEY_PARAM_RSA_E, e)], privateKey: false))
     }
 
     /// The key as `-----BEGIN PUBLIC KEY-----` PEM.
-    public var pem: String {
+    package var pem: String {
         get throws(OpenSSLError) {
             try LibCrypto.writtenText("PEM_write_bio_PUBKEY") { bio in PEM_write_bio_PUBKEY(bio, key.pointer) }
         }
     }
 
     /// The RSA modulus and exponent, big-endian without leading zeros (a JWK's `n` and `e`); nil for other keys.
-    public var rsaComponents: (modulus: [UInt8], exponent: [UInt8])? {
+    package var rsaComponents: (modulus: [UInt8], exponent: [UInt8])? {
         guard key.kind == .rsa else { return nil }
         do {
             return (try parameter(OSSL_PKEY_PARAM_RSA_N), try parameter(OSSL_PKEY_PARAM_RSA_E))
@@ -51,7 +51,7 @@ public final class PublicKey: @unchecked Sendable {
     ///
     /// Never throws: a malformed signature, a key that does not fit the algorithm, or any OpenSSL failure is
     /// simply `false`. PS256 accepts any salt length, so assertions from every library verify.
-    public func verify(signature: [UInt8], for data: some Collection<UInt8>, algorithm: SignatureAlgorithm) -> Bool {
+    package func verify(signature: [UInt8], for data: some Collection<UInt8>, algorithm: SignatureAlgorithm) -> Bool {
         do {
             try checkSignature(signature, for: data, algorithm: algorithm)
             return true

@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// Bytes from OpenSSL's CSPRNG, for key material, serial numbers, codes and token identifiers.
-public enum SecureRandom {
+package enum SecureRandom {
     /// `count` cryptographically secure random bytes.
-    public static func bytes(_ count: Int) -> [UInt8] {
+    package static func bytes(_ count: Int) -> [UInt8] {
         precondition(count >= 0 && count <= Int(Int32.max), "a byte count between 0 and Int32.max")
         if count == 0 { return [] }
         var out = [UInt8](repeating: 0, count: count)
