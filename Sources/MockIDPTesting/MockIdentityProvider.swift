@@ -7,7 +7,7 @@ import MockIDPCore
 public struct MockIdentityProvider: Sendable {
     /// The server (its provider, options and state directory).
     public let server: MockIdentityProviderServer
-    /// `scheme://127.0.0.1:port` of the listener, without a trailing slash.
+    /// `scheme://127.0.0.1:port` of the listener (`http(s)://localhost` in-process), without a trailing slash.
     public let baseURL: String
     /// How this value's own helpers reach the server: its routes in-process, or a real HTTP client over its listener.
     let transport: HTTPTransport
@@ -18,6 +18,7 @@ public struct MockIdentityProvider: Sendable {
         self.transport = transport
     }
 
+    /// Whether the server speaks HTTPS (with the CA of `caCertificatePath`).
     public var usesTLS: Bool { server.options.tls }
 
     /// The port the server listens on.

@@ -7,20 +7,25 @@ import MockIDPCore
 /// One line per message on standard error: `2026-11-22 10:00:00Z info GET /path 200 0.120ms`.
 /// Written with a single `write(2)` so lines from worker threads never interleave.
 public struct StandardErrorLogHandler: LogHandler {
+    /// The lowest level written.
     public var logLevel: Logger.Level
+    /// Metadata written with every message.
     public var metadata: Logger.Metadata = [:]
     private let label: String
 
+    /// A handler for `label` writing `level` and above.
     public init(label: String, level: Logger.Level = .info) {
         self.label = label
         self.logLevel = level
     }
 
+    /// One metadata value.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes one line: time, level, message and metadata.
     public func log(event: LogEvent) {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)

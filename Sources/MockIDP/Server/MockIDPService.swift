@@ -11,12 +11,14 @@ public struct MockIDPService: Service {
     let readyFile: String?
     let logger: Logger
 
+    /// A service running `server`; `readyFile` receives its base URL once it listens.
     public init(server: MockIdentityProviderServer, readyFile: String?, logger: Logger) {
         self.server = server
         self.readyFile = readyFile
         self.logger = logger
     }
 
+    /// Starts the server, waits for graceful shutdown, then stops it.
     public func run() async throws {
         try server.start()
         var out = ""

@@ -8,6 +8,7 @@ import MockIDPJOSE
 public final class MockIdentityProviderServer: Sendable {
     /// The provider answering requests.
     public let provider: IdentityProvider
+    /// How it was told to run (listeners, TLS, state directory, control API).
     public let options: ServerOptions
     /// The state directory in use.
     public let stateDirectory: StateDirectory
@@ -85,6 +86,8 @@ public final class MockIdentityProviderServer: Sendable {
 
 /// The server cannot start or run; one clear sentence.
 public struct MockIDPError: Error, Sendable, CustomStringConvertible {
+    /// The sentence.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -17,6 +17,7 @@ public struct ServerOptions: Sendable {
     /// Worker threads per listener; nil uses every core.
     public var threadsPerListener: Int?
 
+    /// Options; the defaults are `mockidp serve`'s.
     public init(host: String = "127.0.0.1", ports: [UInt16] = [8443], tls: Bool = true, stateDirectory: String = ".mockidp",
                 publicURL: String? = nil, adminToken: String? = nil, adminEnabled: Bool = true, threadsPerListener: Int? = nil) {
         self.host = host

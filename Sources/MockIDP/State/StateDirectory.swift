@@ -5,8 +5,10 @@ import MockIDPJOSE
 /// The state directory (`--state-dir`, default `./.mockidp`): the local CA, the TLS server certificate and the
 /// token-signing key, created on first start and reused after. Private key files have mode 0600.
 public struct StateDirectory: Sendable {
+    /// The folder.
     public let path: String
 
+    /// The state directory at `path` (created on first use).
     public init(path: String) { self.path = path }
 
     /// File names inside the directory.
@@ -125,6 +127,7 @@ public struct StateDirectory: Sendable {
 
 /// The state directory cannot be used; says why in one sentence.
 public struct StateDirectoryError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the file.
     public var description: String
     init(_ description: String) { self.description = description }
 }

@@ -4,12 +4,17 @@ import MockIDPJOSE
 public struct Application: Sendable, Equatable {
     /// The application (client) ID, lower-case GUID.
     public var clientID: String
+    /// The display name (the sign-in and consent pages show it).
     public var name: String?
+    /// Public, confidential or single-page app.
     public var type: ClientType
+    /// The client secret of a confidential app.
     public var secret: String?
     /// Public certificates accepted for client assertions.
     public var certificates: [ClientCertificate]
+    /// Registered redirect URIs (loopback ones match on any port, as Entra's do).
     public var redirectURIs: [String]
+    /// The names other apps use for this API (`api://…`).
     public var identifierURIs: [String]
     /// Delegated scopes this app exposes as an API.
     public var scopes: [String]
@@ -20,6 +25,7 @@ public struct Application: Sendable, Equatable {
     /// The version of access tokens issued for this app as an API. Entra: an unset
     /// `accessTokenAcceptedVersion` means version 1 tokens.
     public var accessTokenVersion: Int?
+    /// Whether other tenants may use the app (it gets a service principal anywhere).
     public var multiTenant: Bool
     /// Entra's "ID tokens" implicit-grant setting: `response_type` may include `id_token`.
     public var enableIDTokenIssuance: Bool = false
@@ -34,6 +40,7 @@ public struct Application: Sendable, Equatable {
     /// public client of the tenant, and token responses say `"foci": "1"`.
     public var foci: Bool = false
 
+    /// An app registration; only `clientID` is required.
     public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,
                 certificates: [ClientCertificate] = [], redirectURIs: [String] = [], identifierURIs: [String] = [],
                 scopes: [String] = [], appRoles: [String] = [], apiPermissions: [APIPermission] = [],
@@ -77,6 +84,7 @@ public struct ClientCertificate: Sendable, Equatable {
     /// The certificate, PEM.
     public var pem: String
 
+    /// A certificate read from `source` (a path, for messages) with its PEM text.
     public init(source: String, pem: String) {
         self.source = source
         self.pem = pem
@@ -90,6 +98,7 @@ public struct APIPermission: Sendable, Equatable {
     /// Delegated scopes or app roles on that API.
     public var values: [String]
 
+    /// Permissions on `resource`: delegated scopes or app roles.
     public init(resource: String, values: [String]) {
         self.resource = resource
         self.values = values

@@ -4,13 +4,18 @@ public struct Tenant: Sendable, Equatable {
     public var id: String
     /// Verified domains; the first is the primary one.
     public var domains: [String]
+    /// The display name (the sign-in page shows it).
     public var name: String?
+    /// The cloud whose hosts serve the tenant.
     public var cloud: CloudName
     /// Present only for an Azure AD B2C tenant.
     public var b2c: B2CSettings?
+    /// The people who can sign in.
     public var users: [User]
+    /// The app registrations.
     public var apps: [Application]
 
+    /// A tenant; only `id` is required.
     public init(id: String, domains: [String] = [], name: String? = nil, cloud: CloudName = .public,
                 b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = []) {
         self.id = id
@@ -35,6 +40,7 @@ public struct B2CSettings: Sendable, Equatable {
     /// Which claim carries the policy name.
     public var policyClaim: PolicyClaim
 
+    /// B2C settings with these user flows, naming the policy in `policyClaim`.
     public init(policies: [String], policyClaim: PolicyClaim = .tfp) {
         self.policies = policies
         self.policyClaim = policyClaim

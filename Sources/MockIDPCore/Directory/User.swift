@@ -4,10 +4,13 @@ import MockIDPJOSE
 public struct User: Sendable, Equatable {
     /// The sign-in name (UPN), compared without regard to case.
     public var username: String
+    /// The password the sign-in page and the password grant accept.
     public var password: String
+    /// The display name (`name`).
     public var name: String?
     /// The object ID (`oid`), lower-case GUID.
     public var objectID: String
+    /// The e-mail address (`email` when the `email` scope is asked for).
     public var email: String?
     /// Group object IDs.
     public var groups: [String]
@@ -20,6 +23,7 @@ public struct User: Sendable, Equatable {
     /// The home tenant of a guest user.
     public var homeTenantID: String?
 
+    /// A user; `objectID` is usually `User.derivedObjectID(tenantID:username:)` when none is configured.
     public init(username: String, password: String, name: String? = nil, objectID: String, email: String? = nil,
                 groups: [String] = [], roles: [String] = [], claims: JSONObject = [:], requireMFA: Bool = false,
                 homeTenantID: String? = nil) {
