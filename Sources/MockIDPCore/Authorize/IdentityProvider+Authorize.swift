@@ -9,7 +9,7 @@ extension IdentityProvider {
         case .failure(let error): return .errorPage(error)
         case .success(let authority): b2c = authority
         }
-        let decision = checkAuthorizationSteps(request, b2c: b2c)
+        let decision = AuthorizationChecks(provider: self, request: request, b2c: b2c).decision()
         guard let b2c else { return decision }
         // B2C: the same checks, B2C's codes.
         let clientID = request.parameters.first { $0.name == "client_id" }?.value
@@ -26,114 +26,6 @@ extension IdentityProvider {
             validated.b2c = b2c
             return .signIn(validated)
         }
-    }
-
-    private func checkAuthorizationSteps(_ request: AuthorizationRequest, b2c: B2CAuthority?) -> AuthorizationDecision {
-        var values: [String: String] = [:]
-        for (name, value) in request.parameters {
-            guard values[name] == nil else { return .errorPage(.duplicateParameter(name)) }
-            values[name] = value
-        }
-        func value(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
-
-        let directory = snapshot()
-        guard let authority = Authority(segment: request.tenant, directory: directory) else {
-            return .errorPage(.tenantNotFound(request.tenant, forDiscovery: false))
-        }
-        guard let clientID = value("client_id") else { return .errorPage(.missingParameter("client_id")) }
-        guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
-            return .errorPage(.unknownClient(clientID, tenant: authority.specificTenant?.id ?? request.tenant))
-        }
-        let redirectURI: String
-        if let asked = value("redirect_uri") {
-            guard RedirectURI.match(asked, registered: client.redirectURIs) != nil else {
-                return .errorPage(.unregisteredRedirectURI(asked, clientID: client.clientID))
-            }
-            redirectURI = asked
-        } else if client.redirectURIs.count == 1, let only = client.redirectURIs.first {
-            // Entra: without redirect_uri the app's only registered one is used.
-            redirectURI = only
-        } else {
-            return .errorPage(.missingParameter("redirect_uri"))
-        }
-
-        // From here on, errors are sent to the verified redirect URI.
-        let state = values["state"]
-        let typesText = value("response_type") ?? ""
-        let types = ResponseType.set(typesText) ?? []
-        let requestedMode = value("response_mode")
-        // The default mode follows the parts named, known or not, so an error about them goes back the same way.
-        let named = Set(typesText.split(separator: " ").compactMap { ResponseType(rawValue: String($0)) })
-        let fallbackMode: ResponseMode = requestedMode.flatMap(ResponseMode.init(rawValue:))
-            ?? (named.contains(.idToken) || named.contains(.token) ? .fragment : .query)
-        func fail(_ error: OAuthError) -> AuthorizationDecision {
-            var e = error
-            e.mayRedirect = true
-            return .redirectError(e, redirectURI: redirectURI, mode: fallbackMode, state: state)
-        }
-        guard !typesText.isEmpty else { return fail(.missingParameter("response_type")) }
-        guard !types.isEmpty, types != [.token, .code] else {
-            return fail(.unsupportedResponseType(typesText))
-        }
-        // Entra: implicit and hybrid flows need the app's "ID tokens" / "Access tokens" settings.
-        if types.contains(.idToken), !client.enableIDTokenIssuance { return fail(.responseTypeNotEnabled("id_token")) }
-        if types.contains(.token), !client.enableAccessTokenIssuance { return fail(.responseTypeNotEnabled("token")) }
-        if let requestedMode, ResponseMode(rawValue: requestedMode) == nil { return fail(.unsupportedResponseMode(requestedMode)) }
-        if fallbackMode == .query, types != [.code] { return fail(.unsupportedResponseMode("query")) }
-
-        guard var scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { return fail(.missingParameter("scope")) }
-        if request.version == .v1, let resource = value("resource") {
-            // Entra (v1): the code is for `resource`, as v2's `{resource}/.default`; v1 codes always come back with
-            // a refresh token. The token request may name another resource (v1 refresh tokens are multi-resource).
-            scope += " offline_access " + ScopeRequest.v1DefaultScope(resource)
-        }
-        let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
-            ?? homeTenant(of: client, directory: directory)
-        if let b2c {
-            do { _ = try B2CScopeRequest(scope, client: client, tenant: b2c.tenant, directory: directory) } catch { return fail(error) }
-        } else if let scopeTenant {
-            do { _ = try ScopeRequest(scope, tenant: scopeTenant, directory: directory,
-                                      graphResource: Cloud.named(scopeTenant.cloud).graphResource) } catch { return fail(error) }
-        }
-        if types.contains(.idToken) {
-            guard value("nonce") != nil else { return fail(.missingParameter("nonce")) }
-            guard scope.split(separator: " ").contains("openid") else {
-                return fail(.invalidParameter("scope", "must include openid when response_type includes id_token"))
-            }
-        }
-
-        var prompt: Prompt?
-        if let text = value("prompt") {
-            guard let known = Prompt(rawValue: text) else {
-                return fail(.invalidParameter("prompt", "has the unsupported value '\(text)'"))
-            }
-            prompt = known
-        }
-        if prompt == .selectAccount, value("login_hint") != nil {
-            // Entra: "You can't use both login_hint and prompt=select_account".
-            return fail(.invalidParameter("login_hint", "cannot be used with prompt=select_account"))
-        }
-        var maxAge: Int?
-        if let text = value("max_age") {
-            guard let n = Int(text), n >= 0 else { return fail(.invalidParameter("max_age", "must be a whole number of seconds")) }
-            maxAge = n
-        }
-        let challenge = value("code_challenge")
-        var method = value("code_challenge_method")
-        if let m = method, m != "S256", m != "plain" { return fail(.invalidCodeChallengeMethod(m)) }
-        if challenge == nil, method != nil { return fail(.missingParameter("code_challenge")) }
-        if challenge != nil, method == nil { method = "plain" }   // RFC 7636 §4.3
-        if let challenge, !(43...128).contains(challenge.utf8.count) || !challenge.utf8.allSatisfy(Self.isPKCECharacter) {
-            return fail(.invalidParameter("code_challenge", "must be 43 to 128 characters of [A-Za-z0-9-._~]"))
-        }
-        if client.type == .spa || client.requirePKCE, challenge == nil, types.contains(.code) { return fail(.pkceRequired()) }
-
-        return .signIn(ValidatedAuthorization(
-            tenant: authority.specificTenant, tenantSegment: request.tenant, client: client, redirectURI: redirectURI,
-            responseTypes: types, responseMode: fallbackMode, scope: scope, state: state, nonce: value("nonce"),
-            prompt: prompt, loginHint: value("login_hint"), domainHint: value("domain_hint"), maxAge: maxAge,
-            codeChallenge: challenge, codeChallengeMethod: challenge == nil ? nil : method,
-            includeClientInfo: value("client_info") == "1", version: request.version))
     }
 
     /// The user signed in (by the page or the browser session): issues what `response_type` asked for and returns

@@ -1,12 +1,37 @@
 import MockIDPJOSE
+import Synchronization
 
 /// Where the provider gets random bytes (codes, token IDs, GUIDs); tests pass a seeded one.
 package protocol RandomSource: Sendable {
     func bytes(_ count: Int) -> [UInt8]
 }
 
-/// Random bytes from the operating system's CSPRNG (through OpenSSL).
-package struct SystemRandom: RandomSource {
+/// Random bytes from the operating system's CSPRNG (through OpenSSL), drawn 4 KiB at a time: one call into
+/// libcrypto serves many requests' identifiers, where one call per identifier cost a few microseconds of every
+/// token. Each byte is handed out once and wiped from the pool when taken.
+package final class SystemRandom: RandomSource {
+    private struct Pool {
+        var bytes: [UInt8] = []
+        var next = 0
+    }
+
+    private static let poolSize = 4096
+    private let pool = Mutex(Pool())
+
     package init() {}
-    package func bytes(_ count: Int) -> [UInt8] { SecureRandom.bytes(count) }
+
+    package func bytes(_ count: Int) -> [UInt8] {
+        guard count <= Self.poolSize / 4 else { return SecureRandom.bytes(count) }
+        return pool.withLock { pool in
+            if pool.next + count > pool.bytes.count {
+                pool.bytes = SecureRandom.bytes(Self.poolSize)
+                pool.next = 0
+            }
+            let range = pool.next..<(pool.next + count)
+            let taken = Array(pool.bytes[range])
+            pool.bytes.replaceSubrange(range, with: repeatElement(0, count: count))
+            pool.next += count
+            return taken
+        }
+    }
 }
