@@ -4,6 +4,11 @@ import Mustache
 struct Pages: Sendable {
     private let library: MustacheLibrary
 
+    /// The compiled-in templates, parsed once, on first use (Swift initializes a static `let` lazily and once).
+    static let shared: Pages = {
+        do { return try Pages() } catch { preconditionFailure("the compiled-in templates parse: \(error)") }
+    }()
+
     init() throws {
         let sources: [String: [UInt8]] = [
             "style": PackageResources.style_mustache, "signin": PackageResources.signin_mustache,

@@ -169,9 +169,8 @@ struct EndpointHandlers: Sendable {
     let documents = DocumentCache()
     /// The recent requests, for `GET /_mockidp/requests`.
     let requestLog = RequestLog()
-    let pages: Pages = {
-        do { return try Pages() } catch { preconditionFailure("the compiled-in templates parse: \(error)") }
-    }()
+    /// The pages, parsed on first use: discovery and tokens never wait for them at start-up.
+    var pages: Pages { Pages.shared }
 
     /// A discovery document or key set, from the cache when the provider has not changed since it was built.
     /// Errors are not cached (their trace IDs and timestamps are per request).
