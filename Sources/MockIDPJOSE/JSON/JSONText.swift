@@ -18,11 +18,23 @@ enum JSONText {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// 1 for each byte value `needsEscape` is true for: one load per byte on the token path.
+    private static let escapeTable: [UInt8] = (0...255).map { needsEscape(UInt8($0)) ? 1 : 0 }
+
     /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string. Runs that need no escaping are copied whole.
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var start = 0
-        var i = 0
         let count = bytes.count
+        // Most strings (tokens, identifiers, URLs) need no escaping at all: find the first byte that does.
+        var i = escapeTable.withUnsafeBufferPointer { table in
+            var i = 0
+            while i < count, table[Int(bytes[i])] == 0 { i += 1 }
+            return i
+        }
+        if i == count {
+            out.append(contentsOf: bytes)
+            return
+        }
+        var start = 0
         while i < count {
             let byte = bytes[i]
             if needsEscape(byte) {
