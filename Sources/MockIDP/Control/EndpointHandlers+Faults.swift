@@ -72,11 +72,10 @@ extension EndpointHandlers {
     private func faultResponse(_ fault: Fault, _ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters,
                                _ context: RequestContext) -> HTTPResponse {
         let parameters = Self.protocolParameters(request).filter { !Self.pageFields.contains($0.name) }
-        let policy = site.policyInPath ? params["policy"] : (parameters.first { $0.name == "p" }?.value ?? request.queryValue("p"))
         let tenant = params["tenant"] ?? ""
-        // At a B2C policy the fault answers in B2C's form.
+        // At a B2C policy (as the edge resolved the dialect) the fault answers in B2C's form.
         let error: OAuthError
-        if case .success(let b2c?) = provider.b2cAuthority(tenantSegment: tenant, policy: policy, form: site.policyInPath ? .path : .query) {
+        if case .success(let b2c?) = context.dialect {
             let clientID = parameters.first { $0.name == "client_id" }?.value ?? Self.basicCredentials(request.headers["Authorization"])?.clientID
             error = fault.b2cOAuthError(clientID: clientID, tenant: b2c.tenantSegment)
         } else {
@@ -84,10 +83,9 @@ extension EndpointHandlers {
         }
         switch site.answer {
         case .authorize(let version, let policyInPath):
-            let policy = version == .v2 || policyInPath ? policy : nil
             let check = provider.checkAuthorization(AuthorizationRequest(
-                tenant: tenant, version: version, parameters: parameters, policy: policy,
-                policyForm: policyInPath ? .path : .query))
+                tenant: tenant, version: version, parameters: parameters, policyForm: policyInPath ? .path : .query),
+                dialect: context.dialect)
             switch check {
             case .signIn(let validated):
                 return deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)

@@ -11,8 +11,7 @@ extension EndpointHandlers {
     static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "username", "password", "consent",
                                           "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname"]
 
-    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
-                   policyForm: B2CPolicyForm = .path, context: RequestContext) -> HTTPResponse {
+    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {
         guard request.method == "GET" || request.method == "POST" else {
             return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "GET, POST"])
         }
@@ -24,11 +23,9 @@ extension EndpointHandlers {
         }
         let submitted = Dictionary(parameters.filter { Self.pageFields.contains($0.name) }, uniquingKeysWith: { a, _ in a })
         let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
-        // The `?p=` form: the policy travels as a parameter (in the query, or the form our pages post).
-        let policy = policy ?? (version == .v2 ? parameters.first(where: { $0.name == "p" })?.value : nil)
-        let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters,
-                                           policy: policy, policyForm: policyForm)
-        switch provider.checkAuthorization(checked) {
+        // The dialect (Entra, or a B2C user flow in any authority form) was resolved at the edge.
+        let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)
+        switch provider.checkAuthorization(checked, dialect: dialect(context)) {
         case .errorPage(let error):
             return errorPage(error, context: context)
         case .redirectError(let error, let uri, let mode, let state):

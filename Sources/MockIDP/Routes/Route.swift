@@ -15,24 +15,63 @@ struct Route: Sendable {
         case page
     }
 
+    /// Where a route's request names its B2C policy, so the edge can resolve the dialect once.
+    enum PolicySource: Sendable {
+        /// The `{policy}` segment of a B2C path (`/tfp/…`, `/te/…`, `/{tenant}/{policy}/…`).
+        case path
+        /// `?p=` in the query.
+        case query
+        /// `p` among the protocol parameters: the query of a GET, the form of a POST (the pages post it).
+        case parameters
+        /// Never a policy (the v1 endpoints, the device code endpoint): only a B2C tenant's own error.
+        case none
+    }
+
     /// The path template (`{tenant}` routes are the ones the host refusal applies to).
     let template: String
     let hostRefusal: HostRefusal?
     /// Where injected faults apply (`FaultSite.name` nil: none).
     let faultSite: FaultSite?
+    /// How the edge resolves the dialect (`{tenant}` routes only), and the status of B2C's error (404 for
+    /// metadata documents, as B2C answers them).
+    let policySource: PolicySource?
+    let dialectErrorStatus: Int
     let handle: Handler
 
-    init(template: String, hostRefusal: HostRefusal?, faultSite: FaultSite?, handle: @escaping Handler) {
+    init(template: String, hostRefusal: HostRefusal?, faultSite: FaultSite?, policySource: PolicySource? = nil,
+         dialectErrorStatus: Int = 400, handle: @escaping Handler) {
         self.template = template
-        self.hostRefusal = template.contains("{tenant}") ? hostRefusal : nil
+        let namesTenant = template.contains("{tenant}")
+        self.hostRefusal = namesTenant ? hostRefusal : nil
         self.faultSite = faultSite?.name == nil ? nil : faultSite
+        self.policySource = namesTenant ? policySource : nil
+        self.dialectErrorStatus = dialectErrorStatus
         self.handle = handle
+    }
+
+    /// The policy `request` names, by this route's rule.
+    private func policy(_ request: HTTPRequest, _ parameters: RouteParameters) -> String? {
+        switch policySource {
+        case .path?: return parameters["policy"]
+        case .query?: return request.queryValue("p")
+        case .parameters?:
+            guard request.method == "POST" else { return request.queryValue("p") }
+            return (try? URLEncodedForm.decode(request.body))?.first { $0.name == "p" }?.value
+        case .none?, nil: return nil
+        }
     }
 
     /// Runs the middleware, then the handler: the host refusal first (a tenant of another cloud is not found
     /// there, whatever fault waits), then an injected fault, then the endpoint.
     func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ context: RequestContext,
                  _ handlers: EndpointHandlers) -> HTTPResponse {
+        var context = context
+        if policySource != nil {
+            // The dialect, decided once: everything below reads `context.dialect`.
+            context.dialect = handlers.provider.b2cAuthority(
+                tenantSegment: parameters["tenant"] ?? "", policy: policy(request, parameters),
+                form: policySource == .path ? .path : .query, status: dialectErrorStatus)
+        }
         if let hostRefusal, context.hostScope != .neutral,
            let refusal = handlers.provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context,
                                                        forDiscovery: hostRefusal.isDiscovery) {

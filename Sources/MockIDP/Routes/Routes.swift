@@ -77,8 +77,16 @@ struct Routes: Sendable {
                 case .v2Authorize, .v1Authorize, .v2Logout, .v1Logout: .page
                 default: .json(discovery: false)
                 }
-                table.add(template, methods: methods, Route(template: template, hostRefusal: refusal,
-                                                            faultSite: FaultSite(endpoint), handle: handle))
+                let policySource: Route.PolicySource? = switch endpoint {
+                case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys, .v2Token, .v1Token, .v2Logout, .v1Logout: .query
+                case .v2Authorize: .parameters
+                case .v1Authorize, .v2DeviceCode, .v1DeviceCode: Route.PolicySource.none
+                default: nil
+                }
+                let isDocument = [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys].contains(endpoint)
+                table.add(template, methods: methods, Route(template: template, hostRefusal: refusal, faultSite: FaultSite(endpoint),
+                                                            policySource: policySource, dialectErrorStatus: isDocument ? 404 : 400,
+                                                            handle: handle))
             }
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
@@ -86,8 +94,7 @@ struct Routes: Sendable {
                 let isKeySet = endpoint == .v2Keys || endpoint == .v1Keys
                 add(methods: ["GET", "HEAD"]) { request, params, context in
                     let tenant = params["tenant"] ?? ""
-                    if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant,
-                                               policy: request.queryValue("p"), form: .query, context: context) {
+                    if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant, form: .query, context: context) {
                         return b2c
                     }
                     return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
@@ -118,13 +125,11 @@ struct Routes: Sendable {
             case .v2Authorize, .v1Authorize:
                 let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
                 add(methods: ["GET", "POST"]) { request, params, context in
-                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, policy: nil, policyForm: .query,
-                                context: context)
+                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, context: context)
                 }
             case .v2Logout, .v1Logout:
                 add(methods: ["GET", "POST"]) { request, params, context in
-                    h.b2cLogout(request, tenant: params["tenant"] ?? "", policy: nil, form: .query, context: context)
-                        ?? h.logout(request, tenant: params["tenant"] ?? "")
+                    h.b2cLogout(context: context) ?? h.logout(request, tenant: params["tenant"] ?? "")
                 }
             case .v2DeviceCode, .v1DeviceCode:
                 let version: ProtocolVersion = endpoint == .v2DeviceCode ? .v2 : .v1
@@ -145,17 +150,19 @@ struct Routes: Sendable {
                 let tenant = params["tenant"] ?? "", policy = params["policy"] ?? ""
                 switch endpoint {
                 case .discovery, .keys:
-                    return h.b2cDocument(endpoint, request, tenant: tenant, policy: policy, form: .path, context: context)
+                    return h.b2cDocument(endpoint, request, tenant: tenant, form: .path, context: context)
                         ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
-                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path, context: context)
+                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, context: context)
                 case .token: return h.token(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path, context: context)
                 case .logout:
-                    return h.b2cLogout(request, tenant: tenant, policy: policy, form: .path, context: context) ?? h.logout(request, tenant: tenant)
+                    return h.b2cLogout(context: context) ?? h.logout(request, tenant: tenant)
                 }
             }
             let refusal: Route.HostRefusal = endpoint == .discovery || endpoint == .keys ? .json(discovery: true)
                 : endpoint == .authorize || endpoint == .logout ? .page : .json(discovery: false)
+            let isDocument = endpoint == .discovery || endpoint == .keys
             table.add(template, methods: methods, Route(template: template, hostRefusal: refusal, faultSite: FaultSite(endpoint),
+                                                        policySource: .path, dialectErrorStatus: isDocument ? 404 : 400,
                                                         handle: handle))
         }
     }

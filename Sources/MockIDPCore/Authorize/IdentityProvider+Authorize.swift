@@ -3,9 +3,9 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Checks an authorize request in Entra's order (reference/entra-protocol.md §7): until the client and its
     /// redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
-    package func checkAuthorization(_ request: AuthorizationRequest) -> AuthorizationDecision {
+    package func checkAuthorization(_ request: AuthorizationRequest, dialect: ResolvedDialect? = nil) -> AuthorizationDecision {
         let b2c: B2CAuthority?
-        switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
+        switch dialect ?? b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
         case .failure(let error): return .errorPage(error)
         case .success(let authority): b2c = authority
         }

@@ -26,7 +26,7 @@ extension IdentityProvider {
                 throw .tenantNotFound(segment, forDiscovery: false)
             }
             // B2C has no device code flow (its metadata has no device_authorization_endpoint, §1.3).
-            if case .failure(let error) = b2cAuthority(tenantSegment: segment, policy: nil, form: .path) { throw error }
+            if case .failure(let error) = context.dialect ?? b2cAuthority(tenantSegment: segment, policy: nil, form: .path) { throw error }
             let clientID = try p.required("client_id")
             guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
                 throw .unknownClient(clientID, tenant: segment)

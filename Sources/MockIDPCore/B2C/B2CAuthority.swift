@@ -20,8 +20,12 @@ package enum B2CPolicyForm: Sendable {
     case query
 }
 
+/// A request's dialect as resolved: nil for Entra, the B2C tenant and user flow, or B2C's error for a missing or
+/// unknown policy. The edge resolves it once per request (`RequestContext.dialect`); everything below reads that.
+package typealias ResolvedDialect = Result<B2CAuthority?, OAuthError>
+
 extension IdentityProvider {
-    /// Resolves the dialect of a request: `nil` for Entra (a tenant that is not B2C, named without a policy), the
+    /// Resolves the dialect of a request (the one place B2C is decided): `nil` for Entra (a tenant that is not B2C, named without a policy), the
     /// B2C tenant and policy otherwise, or B2C's error for a missing or unknown policy. `status` is the HTTP
     /// status of that error (404 for metadata documents, as B2C answers them).
     package func b2cAuthority(tenantSegment: String, policy: String?, form: B2CPolicyForm,

@@ -24,7 +24,7 @@ extension IdentityProvider {
                 context.claims = parsed
             }
             let directory = snapshot()
-            switch b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, directory: directory) {
+            switch context.dialect ?? b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, directory: directory) {
             case .failure(let error): throw error
             case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, directory: directory, context: context))
             case .success(nil): break

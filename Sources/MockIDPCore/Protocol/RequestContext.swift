@@ -10,6 +10,9 @@ package struct RequestContext: Sendable {
     package var hostScope: HostScope
     /// The request's `claims` parameter (set by the token endpoint): decides `amr`/`acrs` and which challenges it answers.
     package var claims: ClaimsRequest?
+    /// Entra or a B2C user flow, resolved once at the edge for endpoints that name a tenant; nil when the caller did
+    /// not resolve it (Core then resolves it from the request itself).
+    package var dialect: ResolvedDialect?
 
     /// The context of a request that came to `baseURL`, whose host name (without port) is `host`.
     package init(baseURL: String, host: String, correlationID: String? = nil) {
