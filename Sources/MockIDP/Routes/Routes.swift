@@ -136,6 +136,15 @@ struct Routes: Sendable {
                 add { request, params, context in h.deviceCode(request, tenant: params["tenant"] ?? "", version: version, context: context) }
             case .deviceLogin:
                 add(methods: ["GET", "POST"]) { request, _, context in h.deviceLogin(request, context: context) }
+            case .v1CheckSession:
+                add(methods: ["GET", "HEAD"]) { _, _, _ in EndpointHandlers.checkSessionFrame() }
+            case .kerberos:
+                add { request, _, _ in
+                    var r = EndpointHandlers.jsonError(status: .notImplemented, error: "not_supported",
+                                                       description: "This server does not implement Entra's Kerberos proxy (MS-KKDCP).")
+                    r.rejectionReason = "the Kerberos endpoint is not implemented (\(request.method) \(request.path))"
+                    return r
+                }
             }
         }
         addB2CRoutes(to: &table, h)
@@ -293,6 +302,21 @@ struct EndpointHandlers: Sendable {
         case .success(let document): return HTTPResponse.json(document.serialized())
         case .failure(let error): return oauthError(error, context: context)
         }
+    }
+
+    /// OpenID Connect Session Management 1.0 §3.2's OP iframe, framed by the client's page. The browser session
+    /// cookie is HttpOnly, so no script can read the session's state: the frame answers every check with "error",
+    /// on which a client keeps its own session as it is.
+    static func checkSessionFrame() -> HTTPResponse {
+        let html = """
+            <!DOCTYPE html><html><head><meta charset="utf-8"><title>mockidp check session</title></head><body><script>
+            window.addEventListener("message", function (e) { if (e.source) { e.source.postMessage("error", e.origin); } }, false);
+            </script></body></html>
+            """
+        var response = HTTPResponse.html(html)
+        response.headers["Content-Security-Policy"] = "default-src 'none'; script-src 'unsafe-inline'"
+        response.headers["Cache-Control"] = "no-store"
+        return response
     }
 
     static func jsonError(status: HTTPStatus, error: String, description: String) -> HTTPResponse {

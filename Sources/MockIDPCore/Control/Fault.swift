@@ -163,7 +163,7 @@ extension Endpoint {
         case .instanceDiscovery: "instance"
         case .userRealm: "userrealm"
         case .deviceLogin: "devicelogin"
-        case .health: nil
+        case .health, .v1CheckSession, .kerberos: nil
         }
     }
 }

@@ -55,11 +55,11 @@ extension IdentityProvider {
             d["claims_supported"] = ["sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name",
                                      "msgraph_host", "aud", "exp", "iat", "auth_time", "acr", "amr", "nonce", "email",
                                      "given_name", "family_name", "nickname"]
-            d["check_session_iframe"] = .string("\(base)/\(t)/oauth2/checksession")
+            d["check_session_iframe"] = url(.v1CheckSession)
             d["userinfo_endpoint"] = url(.v1UserInfo)
         }
         // Both versions end alike.
-        d["kerberos_endpoint"] = .string("\(base)/\(t)/kerberos")
+        d["kerberos_endpoint"] = url(.kerberos)
         d["tenant_region_scope"] = region
         d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
         d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)

@@ -10,6 +10,10 @@ package enum Endpoint: String, Sendable, CaseIterable {
     case userInfo
     /// The v1 discovery document's `userinfo_endpoint` (Entra's v1 path); answers as `userInfo` does.
     case v1UserInfo
+    /// The v1 document's `check_session_iframe` (OpenID Connect Session Management's OP iframe).
+    case v1CheckSession
+    /// Both documents' `kerberos_endpoint` (Entra's Kerberos proxy, which this server does not implement).
+    case kerberos
     case instanceDiscovery
     case userRealm
     case deviceLogin
@@ -34,6 +38,8 @@ package enum EndpointTable {
         (.v1Logout, "/{tenant}/oauth2/logout"),
         (.userInfo, "/oidc/userinfo"),
         (.v1UserInfo, "/{tenant}/openid/userinfo"),
+        (.v1CheckSession, "/{tenant}/oauth2/checksession"),
+        (.kerberos, "/{tenant}/kerberos"),
         (.instanceDiscovery, "/common/discovery/instance"),
         (.userRealm, "/common/userrealm/{username}"),
         (.deviceLogin, "/devicelogin"),

@@ -26,6 +26,7 @@ package struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
+        case 501: "Not Implemented"
         case 503: "Service Unavailable"
         default: "Status \(rawValue)"
         }
@@ -66,4 +67,6 @@ package struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
     package static let internalServerError = HTTPStatus(rawValue: 500)
     /// 503 Service Unavailable.
     package static let serviceUnavailable = HTTPStatus(rawValue: 503)
+    /// 501 Not Implemented.
+    package static let notImplemented = HTTPStatus(rawValue: 501)
 }
