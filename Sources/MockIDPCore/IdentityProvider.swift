@@ -37,13 +37,19 @@ public final class IdentityProvider: Sendable {
     /// Takes the lock once; call it once per request and pass the value on.
     package func snapshot() -> Directory { current.withLock { $0 } }
 
-    /// Replaces the served directory with `change(current)`, under the lock, so concurrent changes never lose
-    /// each other; the new directory's generation is one more. Returns what `change` returned besides.
+    /// Replaces the served directory with `change(current)` (nil: no change), whose generation is one more, and
+    /// returns what `change` returned besides. The new directory is built outside the lock, so requests never wait
+    /// for an index rebuild; a change that raced another is built again on the newer directory, so none is lost.
     func changeDirectory<T>(_ change: (Directory) -> (Directory, T)?) -> T? {
-        current.withLock { (directory: inout Directory) -> T? in
-            guard let (next, result) = change(directory) else { return nil }
-            directory = next.withGeneration(directory.generation + 1)
-            return result
+        while true {
+            let base = snapshot()
+            guard let (next, result) = change(base) else { return nil }
+            let swapped = current.withLock { (directory: inout Directory) -> Bool in
+                guard directory.generation == base.generation else { return false }
+                directory = next.withGeneration(base.generation + 1)
+                return true
+            }
+            if swapped { return result }
         }
     }
 

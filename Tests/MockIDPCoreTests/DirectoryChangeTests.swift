@@ -20,6 +20,26 @@ import Testing
         #expect(password("dave@contoso.onmicrosoft.com", "dave-password").error?.aadsts == 50034)
     }
 
+    @Test("changes made at once from many threads are all kept, and each bumps the generation once")
+    func concurrentChangesAreNotLost() async {
+        let before = provider.snapshot().generation
+        let provider = self.provider
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<64 {
+                group.addTask {
+                    let name = "user\(i)@contoso.onmicrosoft.com"
+                    provider.upsertUser(User(username: name, password: "pw",
+                                             objectID: User.derivedObjectID(tenantID: Fixtures.contosoID, username: name)),
+                                        tenant: Fixtures.contosoID)
+                }
+            }
+        }
+        let directory = provider.snapshot()
+        let names = Set(directory.configuration.tenants.first?.users.map(\.username) ?? [])
+        #expect((0..<64).allSatisfy { names.contains("user\($0)@contoso.onmicrosoft.com") })
+        #expect(directory.generation == before + 64)
+    }
+
     @Test("replacing a user by username changes the password; an unknown tenant changes nothing")
     func replaceUser() throws {
         var alice = try #require(provider.snapshot().configuration.tenants.first?.users.first)
