@@ -16,6 +16,10 @@ package struct Directory: Sendable {
     private let identifierIndex: [Int: [String: Int]]
     /// Per tenant: guests by the name they sign in with at home (lower-case) → user index.
     private var guestIndex: [Int: [String: Int]] = [:]
+    /// Multi-tenant apps by client ID and by identifier URI (lower-case) → (tenant, app) indexes in configuration
+    /// order, so a client from another tenant is found without walking every tenant.
+    private let multiTenantApps: [String: [(tenant: Int, app: Int)]]
+    private let multiTenantIdentifiers: [String: [(tenant: Int, app: Int)]]
 
     init(_ configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], generation: Int) {
         precondition(!signingKeys.isEmpty, "the key ring is never empty")
@@ -26,7 +30,13 @@ package struct Directory: Sendable {
         var users: [Int: [String: Int]] = [:]
         var apps: [Int: [String: Int]] = [:]
         var identifiers: [Int: [String: Int]] = [:]
+        var shared: [String: [(tenant: Int, app: Int)]] = [:]
+        var sharedIdentifiers: [String: [(tenant: Int, app: Int)]] = [:]
         for (t, tenant) in configuration.tenants.enumerated() {
+            for (a, app) in tenant.apps.enumerated() where app.multiTenant {
+                shared[app.clientID.lowercased(), default: []].append((t, a))
+                for uri in app.identifierURIs { sharedIdentifiers[uri.lowercased(), default: []].append((t, a)) }
+            }
             tenants[tenant.id.lowercased()] = t
             for d in tenant.domains { tenants[d.lowercased()] = t }
             users[t] = Dictionary(tenant.users.enumerated().map { ($1.username.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
@@ -41,6 +51,8 @@ package struct Directory: Sendable {
         userIndex = users
         appIndex = apps
         identifierIndex = identifiers
+        multiTenantApps = shared
+        multiTenantIdentifiers = sharedIdentifiers
         for (t, tenant) in configuration.tenants.enumerated() {
             for (u, user) in tenant.users.enumerated() where user.homeTenantID != nil {
                 let home = homeAccount(of: user, in: tenant)
@@ -124,22 +136,20 @@ package struct Directory: Sendable {
     /// The app registered in `tenant`, or a multi-tenant app registered elsewhere (it gets a service principal anywhere).
     func app(_ clientID: String, in tenant: Tenant) -> Application? {
         let key = clientID.lowercased()
-        if let t = tenantIndex[tenant.id], let a = appIndex[t]?[key] { return configuration.tenants[t].apps[a] }
-        for (t, other) in configuration.tenants.enumerated() where other.id != tenant.id {
-            if let a = appIndex[t]?[key], other.apps[a].multiTenant { return other.apps[a] }
-        }
-        return nil
+        let home = tenantIndex[tenant.id]
+        if let t = home, let a = appIndex[t]?[key] { return configuration.tenants[t].apps[a] }
+        guard let (t, a) = multiTenantApps[key]?.first(where: { $0.tenant != home }) else { return nil }
+        return configuration.tenants[t].apps[a]
     }
 
     /// An API app by identifier URI or client id, in `tenant` or multi-tenant elsewhere.
     func api(_ identifier: String, in tenant: Tenant) -> Application? {
         let key = identifier.lowercased()
-        if let t = tenantIndex[tenant.id], let a = identifierIndex[t]?[key] { return configuration.tenants[t].apps[a] }
+        let home = tenantIndex[tenant.id]
+        if let t = home, let a = identifierIndex[t]?[key] { return configuration.tenants[t].apps[a] }
         if GUID.isValid(key), let app = app(key, in: tenant) { return app }
-        for (t, other) in configuration.tenants.enumerated() where other.id != tenant.id {
-            if let a = identifierIndex[t]?[key], other.apps[a].multiTenant { return other.apps[a] }
-        }
-        return nil
+        guard let (t, a) = multiTenantIdentifiers[key]?.first(where: { $0.tenant != home }) else { return nil }
+        return configuration.tenants[t].apps[a]
     }
 }
 
