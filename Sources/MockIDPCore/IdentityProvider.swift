@@ -37,6 +37,9 @@ public final class IdentityProvider: Sendable {
     /// Takes the lock once; call it once per request and pass the value on.
     package func snapshot() -> Directory { current.withLock { $0 } }
 
+    /// The request's snapshot: the one the edge took (`RequestContext.directory`), else a new one.
+    package func directory(for context: RequestContext) -> Directory { context.directory ?? snapshot() }
+
     /// Replaces the served directory with `change(current)` (nil: no change), whose generation is one more, and
     /// returns what `change` returned besides. The new directory is built outside the lock, so requests never wait
     /// for an index rebuild; a change that raced another is built again on the newer directory, so none is lost.
@@ -71,7 +74,7 @@ public final class IdentityProvider: Sendable {
     /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
     /// Unknown names are left to the endpoint, which reports them in its own way.
     package func hostRefusal(tenantSegment: String, context: RequestContext, forDiscovery: Bool) -> OAuthError? {
-        guard context.hostScope != .neutral, let tenant = snapshot().tenant(tenantSegment) else { return nil }
+        guard context.hostScope != .neutral, let tenant = directory(for: context).tenant(tenantSegment) else { return nil }
         return checkHost(serves: tenant, context: context, named: tenantSegment, forDiscovery: forDiscovery)
     }
 

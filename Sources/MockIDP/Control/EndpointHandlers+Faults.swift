@@ -85,7 +85,7 @@ extension EndpointHandlers {
         case .authorize(let version, let policyInPath):
             let check = provider.checkAuthorization(AuthorizationRequest(
                 tenant: tenant, version: version, parameters: parameters, policyForm: policyInPath ? .path : .query),
-                dialect: context.dialect)
+                dialect: context.dialect, directory: context.directory)
             switch check {
             case .signIn(let validated):
                 return deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)

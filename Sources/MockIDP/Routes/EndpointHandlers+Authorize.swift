@@ -25,7 +25,7 @@ extension EndpointHandlers {
         let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
         // The dialect (Entra, or a B2C user flow in any authority form) was resolved at the edge.
         let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)
-        switch provider.checkAuthorization(checked, dialect: dialect(context)) {
+        switch provider.checkAuthorization(checked, dialect: dialect(context), directory: context.directory) {
         case .errorPage(let error):
             return errorPage(error, context: context)
         case .redirectError(let error, let uri, let mode, let state):

@@ -24,7 +24,7 @@ struct Route: Sendable {
         /// `p` among the protocol parameters: the query of a GET, the form of a POST (the pages post it).
         case parameters
         /// Never a policy (the v1 endpoints, the device code endpoint): only a B2C tenant's own error.
-        case none
+        case never
     }
 
     /// The path template (`{tenant}` routes are the ones the host refusal applies to).
@@ -57,7 +57,7 @@ struct Route: Sendable {
         case .parameters?:
             guard request.method == "POST" else { return request.queryValue("p") }
             return (try? URLEncodedForm.decode(request.body))?.first { $0.name == "p" }?.value
-        case .none?, nil: return nil
+        case .never?, nil: return nil
         }
     }
 
@@ -70,7 +70,7 @@ struct Route: Sendable {
             // The dialect, decided once: everything below reads `context.dialect`.
             context.dialect = handlers.provider.b2cAuthority(
                 tenantSegment: parameters["tenant"] ?? "", policy: policy(request, parameters),
-                form: policySource == .path ? .path : .query, status: dialectErrorStatus)
+                form: policySource == .path ? .path : .query, status: dialectErrorStatus, directory: context.directory)
         }
         if let hostRefusal, context.hostScope != .neutral,
            let refusal = handlers.provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context,

@@ -23,7 +23,10 @@ struct Routes: Sendable {
         var response: HTTPResponse
         switch table.match(method: request.method, path: request.path) {
         case .found(let route, let parameters):
-            response = route.respond(request, parameters, handlers.context(request), handlers)
+            // The edge: the request's context and its one directory snapshot, taken once.
+            var context = handlers.context(request)
+            context.directory = handlers.provider.snapshot()
+            response = route.respond(request, parameters, context, handlers)
         case .methodNotAllowed(let allowed):
             response = Router.methodNotAllowed(allowed)
         case .notFound:
@@ -80,7 +83,7 @@ struct Routes: Sendable {
                 let policySource: Route.PolicySource? = switch endpoint {
                 case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys, .v2Token, .v1Token, .v2Logout, .v1Logout: .query
                 case .v2Authorize: .parameters
-                case .v1Authorize, .v2DeviceCode, .v1DeviceCode: Route.PolicySource.none
+                case .v1Authorize, .v2DeviceCode, .v1DeviceCode: .never
                 default: nil
                 }
                 let isDocument = [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys].contains(endpoint)
@@ -192,7 +195,7 @@ struct EndpointHandlers: Sendable {
     /// Errors are not cached (their trace IDs and timestamps are per request).
     func cachedDocument(_ key: String, context: RequestContext, build: () -> Result<JSONValue, OAuthError>) -> HTTPResponse {
         var failure: OAuthError?
-        let body = documents.body(key, generation: provider.snapshot().generation) {
+        let body = documents.body(key, generation: provider.directory(for: context).generation) {
             switch build() {
             case .success(let document): return document.serialized()
             case .failure(let error): failure = error; return nil

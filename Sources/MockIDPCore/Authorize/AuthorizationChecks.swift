@@ -38,11 +38,11 @@ struct AuthorizationChecks {
     private var codeChallenge: String?
     private var codeChallengeMethod: String?
 
-    init(provider: IdentityProvider, request: AuthorizationRequest, b2c: B2CAuthority?) {
+    init(provider: IdentityProvider, request: AuthorizationRequest, b2c: B2CAuthority?, directory: Directory) {
         self.provider = provider
         self.request = request
         self.b2c = b2c
-        directory = provider.snapshot()
+        self.directory = directory
     }
 
     /// Runs every step; the validated request, or where its error goes.

@@ -3,13 +3,14 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Checks an authorize request in Entra's order (reference/entra-protocol.md §7): until the client and its
     /// redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
-    package func checkAuthorization(_ request: AuthorizationRequest, dialect: ResolvedDialect? = nil) -> AuthorizationDecision {
+    package func checkAuthorization(_ request: AuthorizationRequest, dialect: ResolvedDialect? = nil,
+                                    directory: Directory? = nil) -> AuthorizationDecision {
         let b2c: B2CAuthority?
         switch dialect ?? b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
         case .failure(let error): return .errorPage(error)
         case .success(let authority): b2c = authority
         }
-        let decision = AuthorizationChecks(provider: self, request: request, b2c: b2c).decision()
+        let decision = AuthorizationChecks(provider: self, request: request, b2c: b2c, directory: directory ?? snapshot()).decision()
         guard let b2c else { return decision }
         // B2C: the same checks, B2C's codes.
         let clientID = request.parameters.first { $0.name == "client_id" }?.value
@@ -34,7 +35,7 @@ extension IdentityProvider {
     package func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
                           newUser: Bool = false, context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
         if let refusal = checkHost(serves: tenant, context: context) { return .failure(refusal) }
-        let directory = snapshot()
+        let directory = directory(for: context)
         var response: [(name: String, value: String)] = []
         var code: String?
         if request.responseTypes.contains(.code) {

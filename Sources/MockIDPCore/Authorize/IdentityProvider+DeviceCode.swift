@@ -21,7 +21,7 @@ extension IdentityProvider {
                                     version: ProtocolVersion = .v2, context: RequestContext) -> Result<JSONValue, OAuthError> {
         do throws(OAuthError) {
             let p = try TokenParameters(TokenRequest(tenant: segment, parameters: parameters))
-            let directory = snapshot()
+            let directory = directory(for: context)
             guard let authority = Authority(segment: segment, directory: directory) else {
                 throw .tenantNotFound(segment, forDiscovery: false)
             }

@@ -4,7 +4,7 @@ extension IdentityProvider {
     /// The OpenID configuration of a tenant, shaped and ordered as Entra's (reference/entra-protocol.md §1.1, §1.2).
     package func openIDConfiguration(tenant segment: String, version: ProtocolVersion,
                                     context: RequestContext) -> Result<JSONValue, OAuthError> {
-        let directory = snapshot()
+        let directory = directory(for: context)
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
@@ -70,7 +70,7 @@ extension IdentityProvider {
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not (§6).
     package func keySet(tenant segment: String, version: ProtocolVersion, context: RequestContext) -> Result<JSONValue, OAuthError> {
-        let directory = snapshot()
+        let directory = directory(for: context)
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
@@ -125,7 +125,7 @@ extension IdentityProvider {
     /// otherwise (§3.4).
     package func userRealm(username: String, context: RequestContext) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
-        guard let tenant = snapshot().tenant(domain), context.hostScope.serves(tenant) else {
+        guard let tenant = directory(for: context).tenant(domain), context.hostScope.serves(tenant) else {
             return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]
         }
         return [

@@ -23,7 +23,7 @@ extension IdentityProvider {
                 guard let parsed = ClaimsRequest(json: claims) else { throw .invalidClaimsParameter() }
                 context.claims = parsed
             }
-            let directory = snapshot()
+            let directory = directory(for: context)
             switch context.dialect ?? b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, directory: directory) {
             case .failure(let error): throw error
             case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, directory: directory, context: context))

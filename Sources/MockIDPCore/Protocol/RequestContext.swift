@@ -13,6 +13,8 @@ package struct RequestContext: Sendable {
     /// Entra or a B2C user flow, resolved once at the edge for endpoints that name a tenant; nil when the caller did
     /// not resolve it (Core then resolves it from the request itself).
     package var dialect: ResolvedDialect?
+    /// The directory snapshot the edge took for this request: every part of the request reads this one.
+    package var directory: Directory?
 
     /// The context of a request that came to `baseURL`, whose host name (without port) is `host`.
     package init(baseURL: String, host: String, correlationID: String? = nil) {
