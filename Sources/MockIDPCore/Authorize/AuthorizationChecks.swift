@@ -1,9 +1,9 @@
 /// The checks of an authorize request, as named steps in Entra's order (reference/entra-protocol.md §7). Until
 /// the client and its redirect URI are verified a failure is shown on the error page; after that it goes back to
 /// the redirect URI. Each step reads what the steps before it established and adds to it.
-struct AuthorizationChecks {
+package struct AuthorizationChecks {
     /// Why a step stopped the request, and how the error travels.
-    enum Failure: Error {
+    package enum Failure: Error {
         case errorPage(OAuthError)
         case redirect(OAuthError)
     }
@@ -38,11 +38,30 @@ struct AuthorizationChecks {
     private var codeChallenge: String?
     private var codeChallengeMethod: String?
 
-    init(provider: IdentityProvider, request: AuthorizationRequest, b2c: B2CAuthority?, directory: Directory) {
+    /// The checks of `request` against `directory` (`b2c`: the user flow the request names, nil for Entra).
+    package init(provider: IdentityProvider, request: AuthorizationRequest, b2c: B2CAuthority?, directory: Directory) {
         self.provider = provider
         self.request = request
         self.b2c = b2c
         self.directory = directory
+    }
+
+    /// The step names, in the order they run.
+    package static var stepNames: [String] { steps.map(\.name) }
+
+    /// Runs the steps up to and including the one named `last` (all of them when nil): nil when they pass, else
+    /// the failure, so a test can check one step with the steps before it.
+    package func failure(runningThrough last: String? = nil) -> Failure? {
+        var checks = self
+        do throws(Failure) {
+            for step in Self.steps {
+                try step.run(&checks)
+                if step.name == last { break }
+            }
+        } catch {
+            return error
+        }
+        return nil
     }
 
     /// Runs every step; the validated request, or where its error goes.
