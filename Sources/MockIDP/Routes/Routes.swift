@@ -108,8 +108,7 @@ struct Routes: Sendable {
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
                 add { request, params, context in
-                    h.token(request, tenant: params["tenant"] ?? "", version: version, policy: request.queryValue("p"),
-                            policyForm: .query, context: context)
+                    h.token(request, tenant: params["tenant"] ?? "", version: version, context: context)
                 }
             case .userInfo, .v1UserInfo:
                 add(methods: ["GET", "POST"]) { request, _, context in h.userInfo(request, context: context) }
@@ -159,13 +158,13 @@ struct Routes: Sendable {
         for (endpoint, template) in B2CEndpointTable.paths {
             let methods: Set<String>? = endpoint == .token ? nil : (endpoint == .discovery || endpoint == .keys ? ["GET", "HEAD"] : ["GET", "POST"])
             let handle: Route.Handler = { request, params, context in
-                let tenant = params["tenant"] ?? "", policy = params["policy"] ?? ""
+                let tenant = params["tenant"] ?? ""
                 switch endpoint {
                 case .discovery, .keys:
                     return h.b2cDocument(endpoint, request, tenant: tenant, form: .path, context: context)
                         ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
                 case .authorize: return h.authorize(request, tenant: tenant, version: .v2, context: context)
-                case .token: return h.token(request, tenant: tenant, version: .v2, policy: policy, policyForm: .path, context: context)
+                case .token: return h.token(request, tenant: tenant, version: .v2, context: context)
                 case .logout:
                     return h.b2cLogout(context: context) ?? h.logout(request, tenant: tenant)
                 }
@@ -214,8 +213,8 @@ struct EndpointHandlers: Sendable {
 
     // MARK: token
 
-    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, policy: String? = nil,
-               policyForm: B2CPolicyForm = .path, context: RequestContext) -> HTTPResponse {
+    /// The token endpoint over HTTP; the dialect (Entra or a B2C user flow) comes resolved in `context`.
+    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
                                                               "Access-Control-Allow-Methods": "POST, OPTIONS"])
@@ -232,8 +231,7 @@ struct EndpointHandlers: Sendable {
             return oauthError(.malformedRequest(error.description), context: context)
         }
         let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
-                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]),
-                                        policy: policy, policyForm: policyForm)
+                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
         switch provider.token(tokenRequest, context: context) {
         case .success(let response):
             var r = HTTPResponse.json(response.body.serialized())

@@ -53,29 +53,31 @@ package struct AuthorizationChecks {
     /// the failure, so a test can check one step with the steps before it.
     package func failure(runningThrough last: String? = nil) -> Failure? {
         var checks = self
+        return checks.run(through: last)
+    }
+
+    /// Runs every step; the validated request, or where its error goes.
+    func decision() -> AuthorizationDecision {
+        var checks = self
+        switch checks.run(through: nil) {
+        case nil: return .signIn(checks.validated())
+        case .errorPage(let e)?: return .errorPage(e)
+        case .redirect(let e)?:
+            return .redirectError(e, redirectURI: checks.redirectURI ?? "", mode: checks.mode, state: checks.values["state"])
+        }
+    }
+
+    /// Runs the steps in order until one fails or `last` has run, keeping what they established.
+    private mutating func run(through last: String?) -> Failure? {
         do throws(Failure) {
             for step in Self.steps {
-                try step.run(&checks)
+                try step.run(&self)
                 if step.name == last { break }
             }
         } catch {
             return error
         }
         return nil
-    }
-
-    /// Runs every step; the validated request, or where its error goes.
-    func decision() -> AuthorizationDecision {
-        var checks = self
-        do throws(Failure) {
-            for step in Self.steps { try step.run(&checks) }
-        } catch {
-            switch error {
-            case .errorPage(let e): return .errorPage(e)
-            case .redirect(let e): return .redirectError(e, redirectURI: checks.redirectURI ?? "", mode: checks.mode, state: checks.values["state"])
-            }
-        }
-        return .signIn(checks.validated())
     }
 
     private func value(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }

@@ -18,7 +18,7 @@ extension JSONValue {
         case .double(let d):
             // JSON has no NaN or infinity; write null rather than invalid text.
             if d.isFinite { out.append(contentsOf: String(d).utf8) } else { out.append(contentsOf: "null".utf8) }
-        case .string(let s): Self.writeString(s, into: &out)
+        case .string(let s): JSONText.appendString(s, to: &out)
         case .array(let a):
             out.append(UInt8(ascii: "["))
             for (i, v) in a.enumerated() {
@@ -30,13 +30,11 @@ extension JSONValue {
             out.append(UInt8(ascii: "{"))
             for (i, m) in o.members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(m.key, into: &out)
+                JSONText.appendString(m.key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 m.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
-
-    static func writeString(_ s: String, into out: inout [UInt8]) { JSONText.appendString(s, to: &out) }
 }
