@@ -53,10 +53,14 @@ extension EndpointHandlers {
     private func faultTarget(_ name: String, _ request: HTTPRequest, _ params: RouteParameters) -> FaultTarget {
         let parameters = Self.protocolParameters(request)
         let value = { (key: String) in parameters.first { $0.name == key }?.value }
-        return FaultTarget(endpoint: name,
-                           clientID: value("client_id") ?? Self.basicCredentials(request.headers["Authorization"])?.clientID,
+        return FaultTarget(endpoint: name, clientID: value("client_id") ?? Self.basicCredentials(request.headers["Authorization"])?.clientID,
                            tenant: params["tenant"], grantType: value("grant_type"),
                            claims: value("claims").flatMap(ClaimsRequest.init(json:)))
+    }
+
+    /// The client a request names: `client_id` among its protocol parameters, else HTTP Basic's user.
+    static func clientID(of request: HTTPRequest) -> String? {
+        protocolParameters(request).first { $0.name == "client_id" }?.value ?? basicCredentials(request.headers["Authorization"])?.clientID
     }
 
     /// The form of a form POST, else the query.
@@ -73,14 +77,8 @@ extension EndpointHandlers {
                                _ context: RequestContext) -> HTTPResponse {
         let parameters = Self.protocolParameters(request).filter { !Self.pageFields.contains($0.name) }
         let tenant = params["tenant"] ?? ""
-        // At a B2C policy (as the edge resolved the dialect) the fault answers in B2C's form.
-        let error: OAuthError
-        if case .success(let b2c?) = context.dialect {
-            let clientID = parameters.first { $0.name == "client_id" }?.value ?? Self.basicCredentials(request.headers["Authorization"])?.clientID
-            error = fault.b2cOAuthError(clientID: clientID, tenant: b2c.tenantSegment)
-        } else {
-            error = fault.oauthError()
-        }
+        // At a B2C policy (as the edge resolved the dialect) the renderer sends the fault's B2C form.
+        let error = fault.oauthError()
         switch site.answer {
         case .authorize(let version, let policyInPath):
             let check = provider.checkAuthorization(AuthorizationRequest(

@@ -113,8 +113,7 @@ struct B2CSignInFlow {
     }
 
     private func sendError(_ error: OAuthError) -> HTTPResponse {
-        let b2cError = error.inB2CDialect(clientID: validated.client.clientID, tenant: authority.tenantSegment)
-        return base.handlers.deliverError(b2cError, state: validated.state, to: validated.redirectURI, mode: validated.responseMode,
+        base.handlers.deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode,
                                           context: base.context)
     }
 

@@ -13,10 +13,10 @@ enum ErrorDelivery {
 
 /// The one error renderer: every OAuth error leaves the server through `respond(with:_:context:)`.
 extension EndpointHandlers {
-    /// Renders `error` for `delivery`: a new trace ID, the client's correlation ID (or a new one), the time, and the
+    /// Renders `error` for `delivery` in the words of the request's dialect (Entra's, or B2C's at a user flow): a new trace ID, the client's correlation ID (or a new one), the time, and the
     /// cloud's login host in `error_uri`, written by Core's `ErrorReport`. The request log records `error.reason`.
     func respond(with error: OAuthError, _ delivery: ErrorDelivery, context: RequestContext) -> HTTPResponse {
-        let report = ErrorReport(error, traceID: provider.newGUID(), correlationID: context.correlationID ?? provider.newGUID(),
+        let report = ErrorReport(error, dialect: context.errorDialect, traceID: provider.newGUID(), correlationID: context.correlationID ?? provider.newGUID(),
                                  timestamp: EntraTime.timestamp(provider.clock.now()), errorHost: errorHost(context))
         var response: HTTPResponse
         switch delivery {

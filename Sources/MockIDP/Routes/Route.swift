@@ -71,6 +71,9 @@ struct Route: Sendable {
             context.dialect = handlers.provider.b2cAuthority(
                 tenantSegment: parameters["tenant"] ?? "", policy: policy(request, parameters),
                 form: policySource == .path ? .path : .query, status: dialectErrorStatus, directory: context.directory)
+            if case .success(let b2c?) = context.dialect {
+                context.errorDialect = .b2c(tenant: b2c.tenantSegment, clientID: EndpointHandlers.clientID(of: request))
+            }
         }
         if let hostRefusal, context.hostScope != .neutral,
            let refusal = handlers.provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context,

@@ -11,22 +11,15 @@ extension IdentityProvider {
         case .success(let authority): b2c = authority
         }
         let decision = AuthorizationChecks(provider: self, request: request, b2c: b2c, directory: directory ?? snapshot()).decision()
-        guard let b2c else { return decision }
-        // B2C: the same checks, B2C's codes.
-        let clientID = request.parameters.first { $0.name == "client_id" }?.value
-        switch decision {
-        case .errorPage(let error): return .errorPage(error.inB2CDialect(clientID: clientID, tenant: b2c.tenantSegment))
-        case .redirectError(let error, let uri, let mode, let state):
-            return .redirectError(error.inB2CDialect(clientID: clientID, tenant: b2c.tenantSegment), redirectURI: uri, mode: mode, state: state)
-        case .signIn(var validated):
-            // A ROPC policy has no pages: once client and redirect URI check out, its error goes to the app.
-            guard b2c.policy.kind != .ropc else {
-                return .redirectError(.ropcPolicyHasNoAuthorize(b2c.policy.name), redirectURI: validated.redirectURI,
-                                      mode: validated.responseMode, state: validated.state)
-            }
-            validated.b2c = b2c
-            return .signIn(validated)
+        // B2C: the same checks; their errors carry B2C's words, which the renderer picks at a B2C policy.
+        guard let b2c, case .signIn(var validated) = decision else { return decision }
+        // A ROPC policy has no pages: once client and redirect URI check out, its error goes to the app.
+        guard b2c.policy.kind != .ropc else {
+            return .redirectError(.ropcPolicyHasNoAuthorize(b2c.policy.name), redirectURI: validated.redirectURI,
+                                  mode: validated.responseMode, state: validated.state)
         }
+        validated.b2c = b2c
+        return .signIn(validated)
     }
 
     /// The user signed in (by the page or the browser session): issues what `response_type` asked for and returns

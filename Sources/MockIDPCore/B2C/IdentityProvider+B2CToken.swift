@@ -1,21 +1,17 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
-    /// A B2C policy's token endpoint: `authorization_code` and `refresh_token`, and `password` at ROPC policies,
-    /// with B2C's error codes.
+    /// A B2C policy's token endpoint: `authorization_code` and `refresh_token`, and `password` at ROPC policies.
+    /// Its errors carry B2C's words beside Entra's; the renderer sends B2C's.
     func b2cToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority, directory: Directory,
                   context: RequestContext) throws(OAuthError) -> TokenResponse {
-        do throws(OAuthError) {
-            let grantType = try parameters.required("grant_type")
-            switch grantType {
-            case "authorization_code": return try b2cAuthorizationCode(parameters, request: request, authority: authority, directory: directory, context: context)
-            case "refresh_token": return try b2cRefreshToken(parameters, request: request, authority: authority, directory: directory, context: context)
-            case "password" where authority.policy.kind == .ropc:
-                return try b2cPassword(parameters, request: request, authority: authority, directory: directory, context: context)
-            default: throw .b2cUnsupportedGrantType(grantType)
-            }
-        } catch {
-            throw error.inB2CDialect(clientID: parameters["client_id"] ?? request.basicCredentials?.clientID, tenant: authority.tenantSegment)
+        let grantType = try parameters.required("grant_type")
+        switch grantType {
+        case "authorization_code": return try b2cAuthorizationCode(parameters, request: request, authority: authority, directory: directory, context: context)
+        case "refresh_token": return try b2cRefreshToken(parameters, request: request, authority: authority, directory: directory, context: context)
+        case "password" where authority.policy.kind == .ropc:
+            return try b2cPassword(parameters, request: request, authority: authority, directory: directory, context: context)
+        default: throw .b2cUnsupportedGrantType(grantType)
         }
     }
 

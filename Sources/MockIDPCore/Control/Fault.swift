@@ -91,32 +91,23 @@ package struct Fault: Sendable, Equatable {
         7000215: ("invalid_client", 401, nil, "Invalid client secret provided."),
     ]
 
-    /// The error this fault answers with; `resource` fills `{resource}` in Entra's texts.
+    /// The error this fault answers with; `resource` fills `{resource}` in Entra's texts. At a B2C policy it reads in
+    /// B2C's form (`AADB2Cnnnnn: …` and correlation ID, no `error_codes`): `b2cCode` when given, else B2C's words for
+    /// `aadsts` where the catalog has them; an `aadsts` B2C has no words for keeps Entra's form (as B2C's other
+    /// errors do), and a fault with neither is B2C's form without a code.
     package func oauthError(resource: String = "00000003-0000-0000-c000-000000000000") -> OAuthError {
         let known = aadsts.flatMap { Self.knownCodes[$0] }
         let status = effectiveStatus
         let error = self.error ?? known?.error ?? Self.error(forStatus: status)
         let text = message ?? known?.message.replacingOccurrences(of: "{resource}", with: resource)
             ?? "A fault was injected for this request (POST /_mockidp/faults)."
-        return OAuthError(error: error, aadsts: aadsts, message: text, suberror: suberror ?? known?.suberror,
+        let b2c: B2CWording? = if let b2cCode { B2CWording(code: b2cCode, message: "\(text)") }
+            else if let aadsts { OAuthError.b2cWording(forAADSTS: aadsts) }
+            else { B2CWording(code: "", message: "\(text)") }
+        return OAuthError(error: error, aadsts: aadsts, message: text, b2c: b2c, suberror: suberror ?? known?.suberror,
                           claims: challenge, status: status, mayRedirect: true,
-                          reason: "injected fault \(id) on '\(endpoint)' answered \(status) \(error)" + (aadsts.map { " AADSTS\($0)" } ?? ""))
-    }
-
-    /// The error this fault answers with at a B2C policy, in B2C's form (`AADB2Cnnnnn: …` and correlation ID, no
-    /// `error_codes`): `b2cCode` when given, else B2C's code for `aadsts` where B2C has one; an `aadsts` B2C has no
-    /// code for keeps Entra's form (as B2C's other errors do), and a fault with neither is B2C's form without a code.
-    package func b2cOAuthError(clientID: String?, tenant: String) -> OAuthError {
-        var error = oauthError().inB2CDialect(clientID: clientID, tenant: tenant)
-        if let b2cCode {
-            error.aadsts = nil
-            error.b2cCode = b2cCode
-            error.suberror = nil
-            error.reason += " \(b2cCode)"
-        } else if error.aadsts == nil, error.b2cCode == nil {
-            error.b2cCode = ""
-        }
-        return error
+                          reason: "injected fault \(id) on '\(endpoint)' answered \(status) \(error)" + (aadsts.map { " AADSTS\($0)" } ?? "")
+                            + (b2cCode.map { " (\($0) at a B2C policy)" } ?? ""))
     }
 
     private static func error(forStatus status: Int) -> String {

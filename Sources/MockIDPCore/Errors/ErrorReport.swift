@@ -6,6 +6,8 @@ import MockIDPJOSE
 /// (reference/entra-protocol.md §1.3, §4.2, §7.7).
 package struct ErrorReport: Sendable {
     package var error: OAuthError
+    /// The error in the words of the request's dialect.
+    package var wording: ErrorWording
     package var traceID: String
     package var correlationID: String
     /// Entra's `YYYY-MM-DD hh:mm:ssZ`.
@@ -13,9 +15,10 @@ package struct ErrorReport: Sendable {
     /// The host of `error_uri`: the cloud's login host the request came to.
     package var errorHost: String
 
-    package init(_ error: OAuthError, traceID: String, correlationID: String, timestamp: String,
+    package init(_ error: OAuthError, dialect: ErrorDialect, traceID: String, correlationID: String, timestamp: String,
                 errorHost: String = "login.microsoftonline.com") {
         self.error = error
+        wording = error.wording(in: dialect)
         self.traceID = traceID
         self.correlationID = correlationID
         self.timestamp = timestamp
@@ -23,24 +26,26 @@ package struct ErrorReport: Sendable {
     }
 
     /// B2C writes only `error` and a description whose lines end in `\r\n`, with no trace ID.
-    private var isB2C: Bool { error.aadsts == nil && error.b2cCode != nil }
+    private var isB2C: Bool { wording.isB2C }
+
+    private var aadsts: Int? { if case .aadsts(let number) = wording.code { number } else { nil } }
 
     private var b2cDescription: String {
-        "\(error.codeAndMessage)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(timestamp)\r\n"
+        "\(wording.codeAndMessage)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(timestamp)\r\n"
     }
 
     /// The JSON body of token-like endpoints.
     package var jsonBody: JSONValue {
-        if isB2C { return ["error": .string(error.error), "error_description": .string(b2cDescription)] }
+        if isB2C { return ["error": .string(wording.error), "error_description": .string(b2cDescription)] }
         var body: JSONObject = [
-            "error": .string(error.error),
-            "error_description": .string("\(error.codeAndMessage) Trace ID: \(traceID) Correlation ID: \(correlationID) Timestamp: \(timestamp)"),
+            "error": .string(wording.error),
+            "error_description": .string("\(wording.codeAndMessage) Trace ID: \(traceID) Correlation ID: \(correlationID) Timestamp: \(timestamp)"),
         ]
-        if let aadsts = error.aadsts { body["error_codes"] = [.int(aadsts)] }
+        if let aadsts { body["error_codes"] = [.int(aadsts)] }
         body["timestamp"] = .string(timestamp)
         body["trace_id"] = .string(traceID)
         body["correlation_id"] = .string(correlationID)
-        if let aadsts = error.aadsts { body["error_uri"] = .string(errorURI(aadsts)) }
+        if let aadsts { body["error_uri"] = .string(errorURI(aadsts)) }
         if let suberror = error.suberror { body["suberror"] = .string(suberror) }
         if let claims = error.claims { body["claims"] = .string(claims) }
         if let additionalInfo = error.additionalInfo { body["error_additional_info"] = .array(additionalInfo.map { .string($0) }) }
@@ -50,15 +55,15 @@ package struct ErrorReport: Sendable {
     /// The parameters sent to a verified redirect URI, `state` among them when the request had one.
     package func redirectParameters(state: String?) -> [(name: String, value: String)] {
         if isB2C {
-            var parameters: [(name: String, value: String)] = [("error", error.error), ("error_description", b2cDescription)]
+            var parameters: [(name: String, value: String)] = [("error", wording.error), ("error_description", b2cDescription)]
             if let state { parameters.append(("state", state)) }
             return parameters
         }
         var parameters: [(name: String, value: String)] = [
-            ("error", error.error),
-            ("error_description", "\(error.codeAndMessage)\r\nTrace ID: \(traceID)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(timestamp)"),
+            ("error", wording.error),
+            ("error_description", "\(wording.codeAndMessage)\r\nTrace ID: \(traceID)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(timestamp)"),
         ]
-        if let aadsts = error.aadsts { parameters.append(("error_uri", errorURI(aadsts))) }
+        if let aadsts { parameters.append(("error_uri", errorURI(aadsts))) }
         if let state { parameters.append(("state", state)) }
         parameters.append(("trace_id", traceID))
         parameters.append(("correlation_id", correlationID))
@@ -67,7 +72,12 @@ package struct ErrorReport: Sendable {
 
     /// What the error page shows: the code (`AADSTS…`, a B2C code, or the OAuth error) and message, and the IDs.
     package var pageValues: [String: String] {
-        ["code": error.aadsts.map { "AADSTS\($0)" } ?? error.b2cCode ?? error.error, "message": error.message,
+        let code = switch wording.code {
+        case .aadsts(let number): "AADSTS\(number)"
+        case .b2c(let code): code
+        case .none: wording.error
+        }
+        return ["code": code, "message": wording.message,
          "traceID": traceID, "correlationID": correlationID, "timestamp": timestamp]
     }
 

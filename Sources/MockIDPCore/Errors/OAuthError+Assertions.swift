@@ -142,7 +142,7 @@ extension OAuthError {
     /// `error_additional_info: ["client_mismatch"]`, which MSAL reads to stop trying family tokens
     /// (reference/entra-protocol.md §4.2).
     package static func familyRefreshTokenForOtherClient() -> OAuthError {
-        var error = OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+        var error = OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.", b2c: .grantMalformed,
                                reason: "the refresh token was issued to a family (foci) app and this client is not in the family")
         error.additionalInfo = ["client_mismatch"]
         return error

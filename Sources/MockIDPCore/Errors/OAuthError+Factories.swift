@@ -2,9 +2,14 @@
 // the Entra error-code reference. Each `reason` says in plain words which check failed.
 extension OAuthError {
     package static func missingParameter(_ name: String) -> OAuthError {
-        OAuthError(error: "invalid_request", aadsts: 900144,
-                   message: "The request body must contain the following parameter: '\(name)'.",
-                   reason: "the request has no '\(name)' parameter", subject: name)
+        let b2c = switch name {
+        case "client_id": B2CWording(code: "AADB2C90008", message: "The request does not contain a client ID parameter.")
+        case "scope": B2CWording(code: "AADB2C90010", message: "The request does not contain a scope parameter.")
+        default: B2CWording(code: "AADB2C90083", message: "The request is missing required parameter: \(name).")
+        }
+        return OAuthError(error: "invalid_request", aadsts: 900144,
+                          message: "The request body must contain the following parameter: '\(name)'.", b2c: b2c,
+                          reason: "the request has no '\(name)' parameter")
     }
 
     package static func duplicateParameter(_ name: String) -> OAuthError {
@@ -40,30 +45,35 @@ extension OAuthError {
     package static func unsupportedGrantType(_ grantType: String) -> OAuthError {
         OAuthError(error: "unsupported_grant_type", aadsts: 70003,
                    message: "The app requested an unsupported grant type '\(grantType)'.",
-                   reason: "the grant type '\(grantType)' is not supported", subject: grantType)
+                   b2c: B2CWording(code: "AADB2C90086", message: "The supplied grant_type [\(grantType)] is not supported."),
+                   reason: "the grant type '\(grantType)' is not supported")
     }
 
     package static func unknownClient(_ clientID: String, tenant: String) -> OAuthError {
         OAuthError(error: "unauthorized_client", aadsts: 700016,
                    message: "Application with identifier '\(clientID)' was not found in the directory '\(tenant)'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You may have sent your authentication request to the wrong tenant.",
-                   reason: "no app with client id '\(clientID)' is registered in tenant '\(tenant)'", subject: clientID)
+                   b2c: B2CWording(code: "AADB2C90018", message: "The client ID '\(clientID)' specified in the request is not registered in tenant '\(.tenant)'."),
+                   reason: "no app with client id '\(clientID)' is registered in tenant '\(tenant)'")
     }
 
     package static func invalidClientSecret(clientID: String) -> OAuthError {
         OAuthError(error: "invalid_client", aadsts: 7000215,
                    message: "Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '\(clientID)'.",
+                   b2c: .wrongClientSecret,
                    status: 401, reason: "the client secret does not match the secret configured for app '\(clientID)'")
     }
 
     package static func missingClientCredential() -> OAuthError {
         OAuthError(error: "invalid_client", aadsts: 7000218,
                    message: "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.",
+                   b2c: B2CWording(code: "AADB2C90079", message: "Clients must send a client_secret when redeeming a confidential grant."),
                    status: 401, reason: "a confidential client sent neither client_secret nor client_assertion")
     }
 
     package static func publicClientSentCredential() -> OAuthError {
         OAuthError(error: "invalid_client", aadsts: 700025,
                    message: "Client is public so neither 'client_assertion' nor 'client_secret' should be presented.",
+                   b2c: B2CWording(code: "AADB2C90084", message: "Public clients should not send a client_secret when redeeming a publicly acquired grant."),
                    status: 401, reason: "a public client sent a client secret or assertion")
     }
 
@@ -95,32 +105,34 @@ extension OAuthError {
 
     package static func invalidRefreshToken() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 9002313,
-                   message: "Invalid request. Request is malformed or invalid.",
+                   message: "Invalid request. Request is malformed or invalid.", b2c: .grantRevoked,
                    reason: "the refresh token is unknown or malformed")
     }
 
     package static func expiredRefreshToken(issuedAt: String, inactiveSeconds: Int) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 700082,
                    message: "The refresh token has expired due to inactivity. The token was issued on \(issuedAt) and was inactive for \(EntraTime.duration(inactiveSeconds)).",
-                   suberror: "bad_token", reason: "the refresh token expired (tokens.refreshLifetime)")
+                   b2c: .grantExpired, suberror: "bad_token", reason: "the refresh token expired (tokens.refreshLifetime)")
     }
 
     package static func refreshTokenForOtherClient() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70000,
-                   message: "Provided grant is invalid or malformed.",
-                   reason: "the refresh token was issued to another client", subject: "otherClient")
+                   message: "Provided grant is invalid or malformed.", b2c: .grantForOtherClient,
+                   reason: "the refresh token was issued to another client")
     }
 
     package static func refreshTokenUserGone() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 50173,
                    message: "The provided grant has expired due to it being revoked, a fresh auth token is needed.",
+                   b2c: B2CWording(code: "AADB2C90128", message: "The account associated with this grant no longer exists. Please reauthenticate and try again."),
                    reason: "the user the refresh token was issued for no longer exists or changed")
     }
 
     package static func invalidScope(_ scope: String) -> OAuthError {
         OAuthError(error: "invalid_scope", aadsts: 70011,
                    message: "The provided value for the input parameter 'scope' is not valid. The scope \(scope) is not valid.",
-                   reason: "the scope '\(scope)' is not valid here", subject: scope)
+                   b2c: B2CWording(code: "AADB2C90117", message: "The scope '\(scope)' provided in the request is not supported."),
+                   reason: "the scope '\(scope)' is not valid here")
     }
 
     package static func clientCredentialsNeedDefaultScope(_ scope: String) -> OAuthError {
@@ -132,6 +144,7 @@ extension OAuthError {
     package static func multipleResources() -> OAuthError {
         OAuthError(error: "invalid_scope", aadsts: 28000,
                    message: "Provided value for the input parameter scope is not valid because it contains more than one resource. Scope {scopes} is not valid.",
+                   b2c: B2CWording(code: "AADB2C90146", message: "The scope provided in request specifies more than one resource for an access token, which is not supported."),
                    reason: "the scopes name more than one resource (API)")
     }
 
@@ -156,76 +169,86 @@ extension OAuthError {
     package static func unregisteredRedirectURI(_ uri: String, clientID: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 50011,
                    message: "The redirect URI '\(uri)' specified in the request does not match the redirect URIs configured for the application '\(clientID)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal.",
-                   reason: "the redirect URI '\(uri)' is not registered for app '\(clientID)'", subject: uri)
+                   b2c: B2CWording(code: "AADB2C90006", message: "The redirect URI '\(uri)' provided in the request is not registered for the client ID '\(.clientID)'."),
+                   reason: "the redirect URI '\(uri)' is not registered for app '\(clientID)'")
     }
 
     package static func responseTypeNotEnabled(_ responseType: String) -> OAuthError {
         OAuthError(error: "unsupported_response_type", aadsts: 700054,
-                   message: "response_type '\(responseType)' is not enabled for the application.", mayRedirect: true,
+                   message: "response_type '\(responseType)' is not enabled for the application.",
+                   b2c: B2CWording(code: "AADB2C90057", message: "The provided application is not configured to allow the OAuth Implicit flow."),
+                   mayRedirect: true,
                    reason: "the app does not allow the implicit grant ('\(responseType)')")
     }
 
     package static func unsupportedResponseType(_ responseType: String) -> OAuthError {
         OAuthError(error: "unsupported_response_type", aadsts: 700054,
-                   message: "The response type '\(responseType)' is not supported.", mayRedirect: true,
-                   reason: "response_type '\(responseType)' is not one Entra accepts", subject: responseType)
+                   message: "The response type '\(responseType)' is not supported.",
+                   b2c: B2CWording(code: "AADB2C90013", message: "The requested response type '\(responseType)' provided in the request is not supported."),
+                   mayRedirect: true, reason: "response_type '\(responseType)' is not one Entra accepts")
     }
 
     package static func unsupportedResponseMode(_ mode: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 70007,
                    message: "The application requested an unsupported response mode '\(mode)' when requesting a token.",
-                   mayRedirect: true, reason: "response_mode '\(mode)' is not allowed here", subject: mode)
+                   b2c: B2CWording(code: "AADB2C90014", message: "The requested response mode '\(mode)' provided in the request is not supported."),
+                   mayRedirect: true, reason: "response_mode '\(mode)' is not allowed here")
     }
 
     /// Entra reports a bad value of a known parameter as invalid_request. (The exact AADSTS number varies
     /// by parameter and is not documented for all of them.)
     package static func invalidParameter(_ name: String, _ why: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 90023, message: "Invalid request. The parameter '\(name)' \(why).",
-                   mayRedirect: true, reason: "the parameter '\(name)' \(why)", subject: name)
+                   b2c: name == "prompt" ? B2CWording(code: "AADB2C90043", message: "The prompt included in the request contains invalid values. Expected 'none', 'login', 'consent' or 'select_account'.") : nil,
+                   mayRedirect: true, reason: "the parameter '\(name)' \(why)")
     }
 
     package static func pkceRequired() -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 9002325,
                    message: "Proof Key for Code Exchange is required for cross-origin authorization code redemption.",
+                   b2c: B2CWording(code: "AADB2C99059", message: "The supplied request must present a code_challenge. Required for single-page apps using the authorization code flow."),
                    mayRedirect: true, reason: "this client must send a code_challenge (PKCE)")
     }
 
     package static func invalidCodeChallengeMethod(_ method: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 501491,
-                   message: "Invalid code_challenge_method '\(method)'; use S256 or plain.", mayRedirect: true,
+                   message: "Invalid code_challenge_method '\(method)'; use S256 or plain.",
+                   b2c: B2CWording(code: "AADB2C90184", message: "The supplied code_challenge_method is not supported. Supported values are plain or S256"),
+                   mayRedirect: true,
                    reason: "code_challenge_method '\(method)' is neither S256 nor plain")
     }
 
     package static func invalidAuthorizationCode() -> OAuthError {
-        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.", b2c: .grantMalformed,
                    reason: "the authorization code is unknown or malformed")
     }
 
     package static func codeAlreadyRedeemed() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 54005,
                    message: "OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.",
-                   reason: "the authorization code was already redeemed (codes are single-use)")
+                   b2c: .grantRevoked, reason: "the authorization code was already redeemed (codes are single-use)")
     }
 
     package static func codeExpired() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 70008,
                    message: "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.",
-                   reason: "the authorization code expired (tokens.codeLifetime)")
+                   b2c: .grantExpired, reason: "the authorization code expired (tokens.codeLifetime)")
     }
 
     package static func codeIssuedToAnotherClient() -> OAuthError {
-        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
-                   reason: "the authorization code was issued to another client", subject: "otherClient")
+        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.", b2c: .grantForOtherClient,
+                   reason: "the authorization code was issued to another client")
     }
 
     package static func codeRedirectURIMismatch() -> OAuthError {
-        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+        OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.", b2c: .grantMalformed,
                    reason: "redirect_uri differs from the one the code was issued for")
     }
 
     package static func codeVerifierMismatch() -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 501481,
                    message: "The Code_Verifier does not match the code_challenge supplied in the authorization request.",
+                   b2c: B2CWording(code: "AADB2C90182", message: "The supplied code_verifier does not match associated code_challenge"),
                    reason: "the PKCE code_verifier does not match the code_challenge")
     }
 }
@@ -235,6 +258,7 @@ extension OAuthError {
     package static func loginRequired() -> OAuthError {
         OAuthError(error: "login_required", aadsts: 50058,
                    message: "A silent sign-in request was sent but no user is signed in. The cookies used to represent the user's session were not sent in the request to Azure AD. This can happen if the user is using Internet Explorer or Edge, and the web app sending the silent sign-in request is in different IE security zone than the Azure AD endpoint (login.microsoftonline.com).",
+                   b2c: B2CWording(code: "AADB2C90077", message: "User does not have an existing session and request prompt parameter has a value of 'none'."),
                    mayRedirect: true, reason: "prompt=none but the browser has no session for a matching account")
     }
 
@@ -270,11 +294,11 @@ extension OAuthError {
 
     package static func deviceAuthorizationDeclined() -> OAuthError {
         OAuthError(error: "authorization_declined", aadsts: 70000,
-                   message: "The end user denied the authorization request.", reason: "the user declined at /devicelogin")
+                   message: "The end user denied the authorization request.", b2c: .grantMalformed, reason: "the user declined at /devicelogin")
     }
 
     package static func badVerificationCode() -> OAuthError {
-        OAuthError(error: "bad_verification_code", aadsts: 70000, message: "Provided grant is invalid or malformed.",
+        OAuthError(error: "bad_verification_code", aadsts: 70000, message: "Provided grant is invalid or malformed.", b2c: .grantMalformed,
                    reason: "the device code is unknown or was already used")
     }
 }

@@ -13,6 +13,8 @@ package struct RequestContext: Sendable {
     /// Entra or a B2C user flow, resolved once at the edge for endpoints that name a tenant; nil when the caller did
     /// not resolve it (Core then resolves it from the request itself).
     package var dialect: ResolvedDialect?
+    /// Whose words errors are sent in: B2C's at a user flow (set with `dialect` at the edge), else Entra's.
+    package var errorDialect: ErrorDialect = .entra
     /// The directory snapshot the edge took for this request: every part of the request reads this one.
     package var directory: Directory?
 
