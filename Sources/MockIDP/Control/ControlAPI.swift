@@ -41,12 +41,11 @@ public enum ControlCall: String, CaseIterable, Sendable {
 }
 
 extension EndpointHandlers {
-    /// Registers every control call on `router`, each behind the access rule.
+    /// Registers every control call on `table`, each behind the access rule (`Route.controlAccess`).
     static func addControlRoutes(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
         for (call, method, template) in ControlCall.paths {
-            table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: nil) { request, params, _ in
-                if let refusal = h.controlAccessRefusal(request) { return refusal }
-                return h.control(call, request, params)
+            table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: nil, controlAccess: true) {
+                request, params, _ in h.control(call, request, params)
             })
         }
     }

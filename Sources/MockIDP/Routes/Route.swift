@@ -36,16 +36,19 @@ struct Route: Sendable {
     /// metadata documents, as B2C answers them).
     let policySource: PolicySource?
     let dialectErrorStatus: Int
+    /// Whether the control API's access rule stands in front (`--no-admin`, `--admin-token`, loopback only).
+    let controlAccess: Bool
     let handle: Handler
 
     init(template: String, hostRefusal: HostRefusal?, faultSite: FaultSite?, policySource: PolicySource? = nil,
-         dialectErrorStatus: Int = 400, handle: @escaping Handler) {
+         dialectErrorStatus: Int = 400, controlAccess: Bool = false, handle: @escaping Handler) {
         self.template = template
         let namesTenant = template.contains("{tenant}")
         self.hostRefusal = namesTenant ? hostRefusal : nil
         self.faultSite = faultSite?.name == nil ? nil : faultSite
         self.policySource = namesTenant ? policySource : nil
         self.dialectErrorStatus = dialectErrorStatus
+        self.controlAccess = controlAccess
         self.handle = handle
     }
 
@@ -61,10 +64,12 @@ struct Route: Sendable {
         }
     }
 
-    /// Runs the middleware, then the handler: the host refusal first (a tenant of another cloud is not found
-    /// there, whatever fault waits), then an injected fault, then the endpoint.
+    /// Runs the middleware, then the handler: the control API's access rule; the dialect; the host refusal (a
+    /// tenant of another cloud is not found there, whatever fault waits); an injected fault; then the endpoint.
+    /// (The request log is the edge's, around all of it: `Routes.respond`.)
     func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ context: RequestContext,
                  _ handlers: EndpointHandlers) -> HTTPResponse {
+        if controlAccess, let refusal = handlers.controlAccessRefusal(request) { return refusal }
         var context = context
         if policySource != nil {
             // The dialect, decided once: everything below reads `context.dialect`.

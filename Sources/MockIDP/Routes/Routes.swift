@@ -7,7 +7,8 @@ import MockIDPJOSE
 /// `ControlCall.paths`, each mapping a request to an `IdentityProvider` call and its result to a response.
 ///
 /// The edge works in this order for every request: match the route; resolve the request's context once (scheme,
-/// host, base URL, cloud); then the route's middleware (host refusal, then injected faults); then the handler.
+/// host, base URL, cloud); then the route's middleware (the control API's access rule, the dialect, host refusal,
+/// injected faults); then the handler.
 /// Every request is logged once, without secrets, and recorded for `/_mockidp/requests`.
 struct Routes: Sendable {
     let handlers: EndpointHandlers
