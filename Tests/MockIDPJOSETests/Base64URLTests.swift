@@ -24,6 +24,16 @@ import Testing
         }
     }
 
+    @Test("collections without contiguous storage, slices and appending to text already there encode alike")
+    func collectionsAndAppending() {
+        let plain = Array("foobar and more".utf8)
+        #expect(Base64URL.encode(plain.lazy.map { $0 }) == Base64URL.encode(plain))
+        #expect(Base64URL.encode(plain[3..<9]) == Base64URL.encode(Array(plain[3..<9])))
+        var out = Array("head.".utf8)
+        Base64URL.append(plain[0..<4], to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "head.Zm9vYg")
+    }
+
     @Test("the URL alphabet uses - and _ where the standard one uses + and /")
     func alphabets() {
         let bytes: [UInt8] = [0xFB, 0xFF, 0xBF, 0xFA]

@@ -73,16 +73,46 @@ package enum Base64URL {
         return out
     }
 
+    /// Encodes from contiguous memory where the collection has it (arrays, slices, `Data`-like buffers): the
+    /// token path's payloads and signatures; other collections are copied first.
     private static func appendBytes(_ bytes: some Collection<UInt8>, alphabet: [UInt8], pad: Bool, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
-        var it = bytes.makeIterator()
-        while let b0 = it.next() {
-            let b1 = it.next(), b2 = it.next()
-            let n = UInt32(b0) << 16 | UInt32(b1 ?? 0) << 8 | UInt32(b2 ?? 0)
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            if b1 != nil { out.append(alphabet[Int(n >> 6 & 63)]) } else if pad { out.append(UInt8(ascii: "=")) }
-            if b2 != nil { out.append(alphabet[Int(n & 63)]) } else if pad { out.append(UInt8(ascii: "=")) }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            appendBuffer(UnsafeRawBufferPointer(buffer), alphabet: alphabet, pad: pad, to: &out)
+        }
+        if done == nil {
+            Array(bytes).withUnsafeBytes { appendBuffer($0, alphabet: alphabet, pad: pad, to: &out) }
+        }
+    }
+
+    /// Three bytes in, four characters out, written in place into `out`'s grown storage.
+    private static func appendBuffer(_ input: UnsafeRawBufferPointer, alphabet: [UInt8], pad: Bool, to out: inout [UInt8]) {
+        let count = input.count
+        let whole = count / 3
+        let rest = count - whole * 3
+        let length = whole * 4 + (rest == 0 ? 0 : pad ? 4 : rest + 1)
+        guard length > 0 else { return }
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: length))
+        alphabet.withUnsafeBufferPointer { table in
+            out.withUnsafeMutableBufferPointer { buffer in
+                var o = start
+                var i = 0
+                for _ in 0..<whole {
+                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                    buffer[o] = table[Int(n >> 18 & 63)]
+                    buffer[o + 1] = table[Int(n >> 12 & 63)]
+                    buffer[o + 2] = table[Int(n >> 6 & 63)]
+                    buffer[o + 3] = table[Int(n & 63)]
+                    i += 3
+                    o += 4
+                }
+                guard rest > 0 else { return }
+                let n = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
+                buffer[o] = table[Int(n >> 18 & 63)]
+                buffer[o + 1] = table[Int(n >> 12 & 63)]
+                if rest == 2 { buffer[o + 2] = table[Int(n >> 6 & 63)] } else if pad { buffer[o + 2] = UInt8(ascii: "=") }
+                if pad { buffer[o + 3] = UInt8(ascii: "=") }
+            }
         }
     }
 }
