@@ -13,6 +13,7 @@
 #include <openssl/err.h>
 #include <openssl/core_names.h>
 #include <openssl/rand.h>
+#include <openssl/hmac.h>
 #include <openssl/crypto.h>
 // OSSL_PARAM_BLD: building RSA keys from JWK components with EVP_PKEY_fromdata (no deprecated RSA_* calls).
 #include <openssl/param_build.h>

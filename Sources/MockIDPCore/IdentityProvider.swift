@@ -94,10 +94,14 @@ public final class IdentityProvider: Sendable {
     }
 
     /// A factory for one token response of `clientID` (and `username`), carrying the control API's extra claims
-    /// registered for them (which this counts as used).
+    /// registered for them (which this counts as used), and its tamper faults when any wait.
     func tokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant?, clientID: String, username: String?) -> TokenFactory {
         var factory = tokenFactory(directory, context, tenant: tenant)
-        factory.extraClaims = takeExtraClaims(clientID: clientID, username: username)
+        let (claims, tamperFaultsWait) = takeExtraClaims(clientID: clientID, username: username)
+        factory.extraClaims = claims
+        if tamperFaultsWait {
+            factory.tamper = { [self] kind, has in takeDefect(kind: kind, clientID: clientID, has: has) }
+        }
         return factory
     }
 

@@ -47,6 +47,9 @@ struct TokenCommand: ParsableCommand {
             help: ArgumentHelp("The server's scheme://host[:port], as in the v2 issuer (default https://127.0.0.1:8443). Env: MOCKIDP_PUBLIC_URL.", valueName: "url"))
     var publicUrl: String?
 
+    @Option(name: .long, help: ArgumentHelp("Issue the token with this one defect, for testing that a relying party refuses it: \(TokenDefect.names(for: nil).joined(separator: ", ")).", valueName: "defect"))
+    var defect: TokenDefect?
+
     @Option(name: [.customLong("token-version"), .customLong("version")], help: ArgumentHelp("ID token version, 1 or 2 (access tokens take their API's version).", valueName: "1|2"))
     var tokenVersion: Int?
 
@@ -85,7 +88,8 @@ struct TokenCommand: ParsableCommand {
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }
         let request = MintRequest(kind: kind, tenant: tenantID, clientID: client, username: user, scopes: scope,
-                                  claims: claims, lifetime: lifetime, idTokenVersion: tokenVersion ?? 2, baseURL: baseURL)
+                                  claims: claims, lifetime: lifetime, idTokenVersion: tokenVersion ?? 2, baseURL: baseURL,
+                                  defect: defect)
         switch IdentityProvider(configuration: configuration, signingKeys: [key]).mint(request) {
         case .success(let token):
             print(token)
@@ -97,3 +101,4 @@ struct TokenCommand: ParsableCommand {
 }
 
 extension MintRequest.Kind: ExpressibleByArgument {}
+extension TokenDefect: ExpressibleByArgument {}

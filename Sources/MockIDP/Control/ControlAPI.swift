@@ -84,12 +84,18 @@ extension EndpointHandlers {
             case .success(let extra): return controlJSON(provider.addExtraClaims(extra).json, status: .created)
             }
         case .addFault:
+            if TamperFault.isTamper(request.body) {
+                switch TamperFault.read(request.body) {
+                case .failure(let problems): return invalidBody(problems.problems)
+                case .success(let fault): return controlJSON(provider.addTamperFault(fault).json, status: .created)
+                }
+            }
             switch Fault.read(request.body) {
             case .failure(let problems): return invalidBody(problems.problems)
             case .success(let fault): return controlJSON(provider.addFault(fault).json, status: .created)
             }
         case .listFaults:
-            return controlJSON(.object(["faults": .array(provider.pendingFaults().map(\.json))]))
+            return controlJSON(.object(["faults": .array(provider.pendingFaults().map(\.json) + provider.pendingTamperFaults().map(\.json))]))
         case .rotateKeys:
             let previous = provider.snapshot().signingKeys.first?.keyID
             let key: SigningKey

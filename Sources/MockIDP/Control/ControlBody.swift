@@ -30,6 +30,9 @@ struct ControlBody {
         }
     }
 
+    /// Whether the body has `key` (with any value).
+    func has(_ key: String) -> Bool { object[key] != nil }
+
     mutating func string(_ key: String) -> String? {
         guard let value = object[key], value != .null else { return nil }
         guard let s = value.stringValue else { problems.append("'\(key)' must be a string"); return nil }
@@ -157,4 +160,33 @@ extension ExtraClaims {
 struct ControlProblems: Error {
     var problems: [String]
     init(_ problems: [String]) { self.problems = problems }
+}
+
+extension TamperFault {
+    /// The keys `POST /_mockidp/faults` accepts for a tamper fault.
+    static let controlKeys: Set<String> = ["tamper", "token", "clientId", "count"]
+
+    /// Whether a faults call body asks for a tamper fault (it has `tamper`).
+    static func isTamper(_ bytes: [UInt8]) -> Bool { ControlBody(bytes, known: []).has("tamper") }
+
+    /// Reads a tamper fault from its control-call body; the problems found otherwise (an unknown defect, or one
+    /// that cannot go into the tokens named, with what is allowed).
+    static func read(_ bytes: [UInt8]) -> Result<TamperFault, ControlProblems> {
+        var body = ControlBody(bytes, known: controlKeys)
+        let name = body.string("tamper")
+        let defect = name.flatMap(TokenDefect.init(rawValue:))
+        if let name, defect == nil {
+            body.problems.append("'tamper' must be one of \(TokenDefect.names(for: nil).joined(separator: ", ")); got '\(name)'")
+        }
+        let tokenName = body.string("token") ?? "all"
+        let token = TamperFault.Selection(rawValue: tokenName)
+        if token == nil {
+            body.problems.append("'token' must be one of \(TamperFault.Selection.allCases.map(\.rawValue).joined(separator: ", ")); got '\(tokenName)'")
+        }
+        let fault = TamperFault(defect: defect ?? .badSignature, token: token ?? .all, clientID: body.string("clientId"),
+                                remaining: body.remainingCount())
+        if defect != nil, token != nil, let problem = fault.problem { body.problems.append(problem) }
+        guard body.problems.isEmpty else { return .failure(ControlProblems(body.problems)) }
+        return .success(fault)
+    }
 }

@@ -30,7 +30,7 @@ extension TokenFactory {
         claims.codeHash = hashes.code
         claims.accessTokenHash = hashes.accessToken
         // The user's claims can make them act as a social account (e.g. `idp: google.com`).
-        return try sign(claims, version: .v2, overriding: overrides(user: user))
+        return try sign(claims, version: .v2, kind: .id, overriding: overrides(user: user))
     }
 
     /// The access token of a B2C grant for its audience app: `scp` for API scopes, `azp` the client.
@@ -38,7 +38,7 @@ extension TokenFactory {
         var claims = b2cClaims(grant, user: user, audience: audience.clientID)
         if !grant.scopes.apiScopes.isEmpty { claims.scope = grant.scopes.apiScopes.joined(separator: " ") }
         claims.authorizedParty = grant.client.clientID
-        return try sign(claims, version: .v2, overriding: overrides(user: user))
+        return try sign(claims, version: .v2, kind: .access, overriding: overrides(user: user))
     }
 
     /// B2C's `client_info`: `uid` is `{oid}-{policy in lower case}` (§3.6).

@@ -3,6 +3,7 @@
 struct ControlRegistrations: Sendable {
     var faults: [Fault] = []
     var extraClaims: [ExtraClaims] = []
+    var tamperFaults: [TamperFault] = []
     var nextID = 0
 
     /// The next registration ID.

@@ -62,24 +62,28 @@ extension IdentityProvider {
     }
 
     /// The claims every matching registration adds to one token response (later registrations win), each
-    /// registration counted as used.
-    func takeExtraClaims(clientID: String, username: String?) -> JSONObject {
+    /// registration counted as used; and whether tamper faults wait (one look at the registrations per response).
+    func takeExtraClaims(clientID: String, username: String?) -> (claims: JSONObject, tamperFaultsWait: Bool) {
         controls.withLock { s in
-            guard !s.extraClaims.isEmpty else { return JSONObject() }
-            var merged = JSONObject()
-            var kept: [ExtraClaims] = []
-            for var extra in s.extraClaims {
-                guard extra.matches(clientID: clientID, username: username) else { kept.append(extra); continue }
-                merged.merge(extra.claims)
-                if let remaining = extra.remaining {
-                    guard remaining > 1 else { continue }
-                    extra.remaining = remaining - 1
-                }
-                kept.append(extra)
-            }
-            s.extraClaims = kept
-            return merged
+            (takeExtraClaims(&s, clientID: clientID, username: username), !s.tamperFaults.isEmpty)
         }
+    }
+
+    private func takeExtraClaims(_ s: inout ControlRegistrations, clientID: String, username: String?) -> JSONObject {
+        guard !s.extraClaims.isEmpty else { return JSONObject() }
+        var merged = JSONObject()
+        var kept: [ExtraClaims] = []
+        for var extra in s.extraClaims {
+            guard extra.matches(clientID: clientID, username: username) else { kept.append(extra); continue }
+            merged.merge(extra.claims)
+            if let remaining = extra.remaining {
+                guard remaining > 1 else { continue }
+                extra.remaining = remaining - 1
+            }
+            kept.append(extra)
+        }
+        s.extraClaims = kept
+        return merged
     }
 
     // MARK: keys
@@ -108,6 +112,7 @@ extension IdentityProvider {
         controls.withLock { s in
             s.faults.removeAll()
             s.extraClaims.removeAll()
+            s.tamperFaults.removeAll()
         }
         clock.reset()
     }

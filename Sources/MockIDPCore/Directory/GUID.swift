@@ -24,7 +24,7 @@ package enum GUID {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func format(version: UInt8, _ input: [UInt8]) -> String {
+    package static func format(version: UInt8, _ input: [UInt8]) -> String {
         var b = input
         b[6] = (b[6] & 0x0F) | (version << 4)
         b[8] = (b[8] & 0x3F) | 0x80

@@ -1,3 +1,4 @@
+import Synchronization
 import MockIDPJOSE
 
 /// What `mockidp token` asks for: a token minted offline with the provider's keys and claims rules, for a
@@ -29,11 +30,13 @@ package struct MintRequest: Sendable {
     package var idTokenVersion: Int
     /// `scheme://host[:port]` the server is reached at: it decides the v2 issuer and the cloud.
     package var baseURL: String
+    /// The one defect the token carries (`mockidp token --defect`, `mockidp probe`); nil for a clean token.
+    package var defect: TokenDefect?
 
     /// A request for `kind` issued to `clientID` in `tenant`, on the server at `baseURL`.
     package init(kind: Kind, tenant: String, clientID: String, username: String? = nil, scopes: [String] = [],
                 claims: [(name: String, value: String)] = [], lifetime: Int? = nil, idTokenVersion: Int = 2,
-                baseURL: String) {
+                baseURL: String, defect: TokenDefect? = nil) {
         self.kind = kind
         self.tenant = tenant
         self.clientID = clientID
@@ -43,28 +46,42 @@ package struct MintRequest: Sendable {
         self.lifetime = lifetime
         self.idTokenVersion = idTokenVersion
         self.baseURL = baseURL
+        self.defect = defect
     }
 }
 
 extension IdentityProvider {
     /// Mints the token `request` describes, with the same factory and claims rules as the token endpoint, signed by
     /// the active key. Fails with the error the token endpoint would give for the same tenant, client, user or scope.
+    /// With a `defect`, the token carries it, or minting fails when the token cannot carry it (a nonce or hash defect
+    /// on a token without that claim): a defective token is never silently clean.
     package func mint(_ request: MintRequest) -> Result<String, OAuthError> {
         do throws(OAuthError) {
-            return .success(try mintToken(request))
+            guard let defect = request.defect else { return .success(try mintToken(request, tamper: nil)) }
+            let kind: TokenKind = request.kind == .id ? .id : .access
+            let applied = Mutex(false)
+            let token = try mintToken(request) { tokenKind, has in
+                guard tokenKind == kind, defect.applies(to: kind), defect.requiredClaim.map(has) ?? true else { return nil }
+                applied.withLock { $0 = true }
+                return defect
+            }
+            guard applied.withLock({ $0 }) else { throw .defectDoesNotApply(defect, kind: kind) }
+            return .success(token)
         } catch {
             return .failure(error)
         }
     }
 
-    private func mintToken(_ request: MintRequest) throws(OAuthError) -> String {
+    private func mintToken(_ request: MintRequest,
+                           tamper: (@Sendable (TokenKind, (String) -> Bool) -> TokenDefect?)?) throws(OAuthError) -> String {
         let directory = snapshot()
         guard let tenant = directory.tenant(request.tenant) else { throw .tenantNotFound(request.tenant, forDiscovery: false) }
         guard let client = directory.app(request.clientID, in: tenant) else {
             throw .unknownClient(request.clientID, tenant: tenant.id)
         }
         let context = RequestContext(baseURL: request.baseURL, host: Self.host(of: request.baseURL))
-        let factory = tokenFactory(directory, context, tenant: tenant, lifetime: request.lifetime)
+        var factory = tokenFactory(directory, context, tenant: tenant, lifetime: request.lifetime)
+        factory.tamper = tamper
         let overriding = try Self.claims(request.claims)
         // As the token endpoint would have authenticated this client: a secret, else a certificate, else none.
         let authentication: ClientAuthenticationMethod = !client.isConfidential ? .none : client.secret != nil ? .secret : client.certificates.isEmpty ? .secret : .certificate

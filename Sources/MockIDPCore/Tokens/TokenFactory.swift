@@ -16,6 +16,9 @@ struct TokenFactory {
     var claimsRequest: ClaimsRequest?
     /// Claims from the control API, merged last.
     var extraClaims = JSONObject()
+    /// The defect a token of a kind (whose claims have the names it is asked about) is issued with, if any: the
+    /// control API's tamper faults, or `mockidp token --defect`. Nil, the usual case, costs nothing.
+    var tamper: (@Sendable (TokenKind, (String) -> Bool) -> TokenDefect?)?
 
     /// `c_hash` and `at_hash` of an ID token issued beside a code or access token (OpenID Connect Core §3.3.2.11).
     struct TokenHashes {
@@ -32,14 +35,32 @@ struct TokenFactory {
 
     /// Signs `claims` (a claims struct of `Claims/`) with the active key and the header of `version`; `overriding`
     /// claims replace members of the same name in place and the others follow (see `ClaimsEncoder`).
-    func sign(_ claims: some Encodable, version: TokenVersion, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
+    func sign(_ claims: some Encodable, version: TokenVersion, kind: TokenKind, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         do {
             let payload = try ClaimsEncoder.encode(claims, overriding: overriding)
+            if let tamper, let defect = tamper(kind, { Self.claimNames(payload).contains($0) }) {
+                return try defect.token(claims: payload, key: key, version: version, inputs: tamperInputs(payload))
+            }
             return try key.header(version: version).sign(payload: payload, key: key.privateKey)
+        } catch let error as OAuthError {
+            throw error
         } catch {
             throw OAuthError(error: "server_error", message: "The token could not be signed.", status: 500,
                              reason: "signing failed: \(error)")
         }
+    }
+
+    /// The names of the claims in `payload` (a tamper fault asks whether the token has the claim it breaks).
+    private static func claimNames(_ payload: [UInt8]) -> Set<String> {
+        guard case .object(let claims) = try? JSONValue.parse(payload) else { return [] }
+        return Set(claims.keys)
+    }
+
+    /// What a defect needs: another tenant of the configuration (a new GUID when there is none), and randomness.
+    private func tamperInputs(_ payload: [UInt8]) -> TamperInputs {
+        let tenantID = (try? JSONValue.parse(payload))?["tid"]?.stringValue
+        let other = directory.configuration.tenants.first { $0.id != tenantID }?.id ?? GUID.random(random)
+        return TamperInputs(otherTenantID: other) { [random] count in random.bytes(count) }
     }
 
     /// What replaces or adds to the built claims, last one wins: the user's configured claims, then `overriding`
@@ -141,7 +162,7 @@ struct TokenFactory {
                 objectID: user.objectID, refreshHint: opaque.refreshHint, roles: roles, subject: subject, tenantID: tenant.id,
                 uniqueName: signInName(user, tenant: tenant), userPrincipalName: userPrincipalName(user),
                 tokenIdentifier: opaque.tokenIdentifier, authenticationContexts: stepUp.acrs)
-            return try sign(claims, version: .v1, overriding: overrides)
+            return try sign(claims, version: .v1, kind: .id, overriding: overrides)
         case .v2:
             let profile = scopes.contains("profile") || scopes.isEmpty
             let stepUp = steppedUp(nil)
@@ -155,7 +176,7 @@ struct TokenFactory {
                 preferredUsername: profile ? signInName(user, tenant: tenant) : nil, refreshHint: opaque.refreshHint,
                 roles: roles, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
                 authenticationMethods: stepUp.amr, authenticationContexts: stepUp.acrs)
-            return try sign(claims, version: .v2, overriding: overrides)
+            return try sign(claims, version: .v2, kind: .id, overriding: overrides)
         }
     }
 
@@ -190,7 +211,7 @@ struct TokenFactory {
                 subject: subject, tenantID: tenant.id, uniqueName: signInName(user, tenant: tenant),
                 userPrincipalName: userPrincipalName(user), tokenIdentifier: opaque.tokenIdentifier,
                 authenticationContexts: stepUp.acrs)
-            return try sign(claims, version: .v1, overriding: overrides)
+            return try sign(claims, version: .v1, kind: .access, overriding: overrides)
         case .v2:
             let stepUp = steppedUp(nil)
             let claims = V2AccessTokenClaims(
@@ -201,7 +222,7 @@ struct TokenFactory {
                 preferredUsername: signInName(user, tenant: tenant), refreshHint: opaque.refreshHint, roles: roles,
                 scope: scope, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
                 authenticationMethods: stepUp.amr, authenticationContexts: stepUp.acrs)
-            return try sign(claims, version: .v2, overriding: overrides)
+            return try sign(claims, version: .v2, kind: .access, overriding: overrides)
         }
     }
 
@@ -222,7 +243,7 @@ struct TokenFactory {
                 appIDAuthentication: grant.clientAuthentication.rawValue, identityProvider: v1Issuer(tenantID: tenant.id),
                 identityType: "app", objectID: servicePrincipal, refreshHint: opaque.refreshHint, roles: nonEmpty(roles),
                 subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier)
-            return try sign(claims, version: .v1, overriding: overrides)
+            return try sign(claims, version: .v1, kind: .access, overriding: overrides)
         case .v2:
             let claims = V2AccessTokenClaims(
                 audience: audience, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
@@ -230,7 +251,7 @@ struct TokenFactory {
                 authorizedPartyAuthentication: grant.clientAuthentication.rawValue, identityType: "app",
                 objectID: servicePrincipal, refreshHint: opaque.refreshHint, roles: nonEmpty(roles),
                 subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier)
-            return try sign(claims, version: .v2, overriding: overrides)
+            return try sign(claims, version: .v2, kind: .access, overriding: overrides)
         }
     }
 

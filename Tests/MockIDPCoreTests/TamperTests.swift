@@ -1,0 +1,152 @@
+import MockIDPCore
+import MockIDPJOSE
+import Testing
+
+/// Tokens with exactly one defect: each carries its defect and is intact in every other way.
+@Suite struct TamperTests {
+    let provider = Fixtures.provider()
+    /// Claims drawn fresh for every token, which a clean and a defective token never share.
+    static let opaque: Set<String> = ["aio", "rh", "uti"]
+
+    struct Parts {
+        var header: JSONObject
+        var claims: JSONObject
+        var signingInput: [UInt8]
+        var signature: [UInt8]
+
+        init(_ token: String) throws {
+            let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            try #require(parts.count == 3)
+            let headerBytes = try #require(Base64URL.decode(parts[0]))
+            let claimsBytes = try #require(Base64URL.decode(parts[1]))
+            header = try #require(try JSONValue.parse(headerBytes).objectValue)
+            claims = try #require(try JSONValue.parse(claimsBytes).objectValue)
+            signingInput = Array((parts[0] + "." + parts[1]).utf8)
+            signature = try #require(Base64URL.decode(parts[2]))
+        }
+    }
+
+    func mint(_ kind: MintRequest.Kind, defect: TokenDefect?) throws -> String {
+        let request = kind == .access
+            ? MintRequest(kind: .access, tenant: Fixtures.contosoID, clientID: Fixtures.daemon, scopes: ["api://contoso-api/.default"],
+                          baseURL: "https://localhost:8443", defect: defect)
+            : MintRequest(kind: .id, tenant: Fixtures.contosoID, clientID: Fixtures.mobile, username: "alice@contoso.onmicrosoft.com",
+                          claims: [("nonce", "n-0S6_WzA2Mj"), ("c_hash", "LDktKdoQak3Pk0cnXxCltA"), ("at_hash", "77QmUPtjPfzWtF2AnpK9RQ")],
+                          baseURL: "https://localhost:8443", defect: defect)
+        return try provider.mint(request).get()
+    }
+
+    /// The claims `defect` changes, and how.
+    static func expected(_ defect: TokenDefect, clean: JSONObject) -> JSONObject? {
+        let iat = clean["iat"]?.intValue ?? 0
+        let exp = clean["exp"]?.intValue ?? 0
+        switch defect {
+        case .expired: return ["iat": .int(iat - 600 - 3600), "nbf": .int(iat - 600 - 3600), "exp": .int(iat - 600)]
+        case .notYetValid: return ["nbf": .int(iat + 600), "exp": .int(iat + 600 + 3600)]
+        case .issuedInFuture: return ["iat": .int(iat + 600)]
+        case .noIssuedAt: return ["iat": .null]
+        case .noSubject: return ["sub": .null]
+        case .noNonce: return ["nonce": .null]
+        case .wrongTenant:
+            let issuer = clean["iss"]?.stringValue ?? ""
+            return ["tid": .string(Fixtures.fabrikamID),
+                    "iss": .string(issuer.replacing(Fixtures.contosoID, with: Fixtures.fabrikamID))]
+        default: _ = exp; return nil
+        }
+    }
+
+    @Test("each defect breaks exactly what it names, and the signature is real unless the defect is about it",
+          arguments: TokenDefect.allCases)
+    func oneDefect(defect: TokenDefect) throws {
+        let kind: MintRequest.Kind = defect.applies(to: .access) ? .access : .id
+        let clean = try Parts(try mint(kind, defect: nil))
+        let token = try mint(kind, defect: defect)
+        let key = Fixtures.signingKey
+        let changed: Set<String> = Set(clean.claims.keys).union(Set(try Parts(token).claims.keys)).filter { name in
+            (try? Parts(token))?.claims[name] != clean.claims[name]
+        }.subtracting(Self.opaque)
+        let bad = try Parts(token)
+
+        // The claims: only the ones the defect names differ.
+        switch defect {
+        case .badSignature, .algNone, .hs256PublicKey, .unknownKeyID, .noKeyID:
+            #expect(changed.isEmpty, "\(changed)")
+        case .wrongIssuer:
+            #expect(changed == ["iss"])
+            #expect(bad.claims["iss"]?.stringValue == "https://issuer.invalid/\(Fixtures.contosoID)/v2.0")
+        case .wrongAudience, .wrongAuthorizedParty, .wrongNonce, .badCodeHash, .badAccessTokenHash:
+            let claim = ["wrong-audience": "aud", "wrong-azp": "azp", "wrong-nonce": "nonce", "bad-c_hash": "c_hash",
+                         "bad-at_hash": "at_hash"][defect.rawValue]!
+            #expect(changed == [claim])
+            #expect(bad.claims[claim] != nil && bad.claims[claim] != clean.claims[claim])
+        default:
+            let expected = try #require(Self.expected(defect, clean: clean.claims))
+            #expect(changed == Set(expected.keys), "\(changed)")
+            for (name, value) in expected { #expect((bad.claims[name] ?? .null) == value, "\(name)") }
+        }
+
+        // The header and signature.
+        switch defect {
+        case .algNone:
+            #expect(bad.header == ["typ": "JWT", "alg": "none"])
+            #expect(bad.signature.isEmpty && token.hasSuffix("."))
+        case .hs256PublicKey:
+            #expect(bad.header == ["typ": "JWT", "alg": "HS256", "kid": .string(key.keyID)])
+            let pem = try key.privateKey.publicKey.pem
+            #expect(pem.hasPrefix("-----BEGIN PUBLIC KEY-----\n") && pem.hasSuffix("-----END PUBLIC KEY-----\n"))
+            #expect(bad.signature == Digest.hmacSHA256(key: Array(pem.utf8), data: bad.signingInput))
+        case .unknownKeyID:
+            #expect(bad.header["kid"] != nil && bad.header["kid"] != clean.header["kid"])
+            #expect(key.privateKey.publicKey.verify(signature: bad.signature, for: bad.signingInput, algorithm: .rs256))
+        case .noKeyID:
+            #expect(bad.header == ["typ": "JWT", "alg": "RS256"])
+            #expect(key.privateKey.publicKey.verify(signature: bad.signature, for: bad.signingInput, algorithm: .rs256))
+        case .badSignature:
+            #expect(bad.header == clean.header)
+            #expect(!key.privateKey.publicKey.verify(signature: bad.signature, for: bad.signingInput, algorithm: .rs256))
+            var mended = bad.signature
+            mended[mended.count / 2] ^= 0x01
+            #expect(key.privateKey.publicKey.verify(signature: mended, for: bad.signingInput, algorithm: .rs256))
+        default:
+            #expect(bad.header == clean.header)
+            #expect(key.privateKey.publicKey.verify(signature: bad.signature, for: bad.signingInput, algorithm: .rs256))
+        }
+    }
+
+    @Test("a defect the token cannot carry is an error, never a clean token")
+    func notApplicable() throws {
+        let request = MintRequest(kind: .id, tenant: Fixtures.contosoID, clientID: Fixtures.mobile, username: "alice@contoso.onmicrosoft.com",
+                                  baseURL: "https://localhost:8443", defect: .badCodeHash)
+        guard case .failure(let error) = provider.mint(request) else { Issue.record("a token without c_hash was minted"); return }
+        #expect(error.reason.contains("c_hash") && error.reason.contains("wrong-audience"))
+        #expect(!TokenDefect.badCodeHash.applies(to: .access) && TokenDefect.expired.applies(to: .access))
+        #expect(TamperFault(defect: .noNonce, token: .access).problem?.contains("ID tokens only") == true)
+        #expect(TamperFault(defect: .noNonce, token: .id).problem == nil)
+    }
+
+    @Test("a tamper fault goes into the next matching token of the normal flow, counted, then tokens are clean again")
+    func tamperFaultInTheFlow() throws {
+        _ = provider.addTamperFault(TamperFault(defect: .expired, token: .access, clientID: Fixtures.daemon, remaining: 1))
+        func accessToken() throws -> Parts {
+            let body = try #require(Fixtures.token(provider, [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon),
+                                                             ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")]).body)
+            return try Parts(try #require(body["access_token"]?.stringValue))
+        }
+        let first = try accessToken()
+        #expect(first.claims["exp"] == .int(Fixtures.now - 600))
+        #expect(Fixtures.signingKey.privateKey.publicKey.verify(signature: first.signature, for: first.signingInput, algorithm: .rs256))
+        #expect(try accessToken().claims["exp"] == .int(Fixtures.now + 3600))
+        #expect(provider.pendingTamperFaults().isEmpty)
+    }
+
+    @Test("a nonce defect waits for an ID token that has a nonce; another client's fault is left alone")
+    func tamperFaultMatching() throws {
+        _ = provider.addTamperFault(TamperFault(defect: .wrongNonce, token: .all, remaining: 1))
+        _ = provider.addTamperFault(TamperFault(defect: .noSubject, token: .all, clientID: Fixtures.mobile, remaining: 1))
+        let body = try #require(Fixtures.token(provider, [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon),
+                                                         ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")]).body)
+        let claims = try Parts(try #require(body["access_token"]?.stringValue)).claims
+        #expect(claims["sub"] != nil && claims["nonce"] == nil)
+        #expect(provider.pendingTamperFaults().map(\.defect) == [.wrongNonce, .noSubject])
+    }
+}
