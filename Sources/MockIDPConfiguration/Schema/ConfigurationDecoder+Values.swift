@@ -1,20 +1,34 @@
 import MockIDPCore
 import Yams
 
-/// A mapping's entries, after merge keys (`<<`) are applied and unknown keys reported.
+/// A mapping's entries, after merge keys (`<<`) are applied and unknown keys reported: the value of each row of
+/// its field table, or nil where the mapping does not spell the key.
 struct MappingFields {
     /// The mapping itself.
     var origin: Origin
-    var entries: [(key: String, keyNode: Node, value: Node)]
+    /// The table's keys, in row order.
+    let keys: [String]
+    /// By row.
+    var slots: [(keyNode: Node, value: Node)?]
 
-    func value(_ key: String) -> Node? { entries.first { $0.key == key }?.value }
+    /// Whether the mapping spells the field's key.
+    func has<Target, Model, Value>(_ field: Field<Target, Model, Value>) -> Bool {
+        keys.firstIndex(of: field.key).map { slots[$0] != nil } ?? false
+    }
 
-    /// Where the value of `key` is: its line (the key's line when the value is empty) and path.
-    func origin(of key: String) -> Origin {
-        let path = DocumentPath.appending(key: key, to: origin.path)
-        guard let entry = entries.first(where: { $0.key == key }) else { return Origin(file: origin.file, line: origin.line, path: path) }
-        let line = entry.value.isNull ? entry.keyNode.line : entry.value.line
-        return Origin(file: origin.file, line: line, path: path)
+    /// Where the value of row `index` is: its line (the key's line when the value is empty) and path.
+    func origin(ofRow index: Int) -> Origin {
+        let path = DocumentPath.appending(key: keys[index], to: origin.path)
+        guard let slot = slots[index] else { return Origin(file: origin.file, line: origin.line, path: path) }
+        return Origin(file: origin.file, line: slot.value.isNull ? slot.keyNode.line : slot.value.line, path: path)
+    }
+
+    /// Where the field's value is; the mapping's line when it does not spell the key.
+    func origin<Target, Model, Value>(of field: Field<Target, Model, Value>) -> Origin {
+        guard let index = keys.firstIndex(of: field.key) else {
+            preconditionFailure("a field is read only with its own table")
+        }
+        return origin(ofRow: index)
     }
 }
 
@@ -23,31 +37,39 @@ extension ConfigurationDecoder {
         problems.append(origin.problem(reason))
     }
 
-    /// The fields of a mapping that may hold `known` keys and must hold `required` ones; nil (and a problem)
-    /// when the node is no mapping.
-    mutating func fields(of node: Node, at origin: Origin, known: [String], required: [String] = [],
-                         notAMapping: String = "must be a mapping") -> MappingFields? {
+    /// The fields of a mapping with the keys of `table`, its required keys checked; nil (and a problem) when the
+    /// node is no mapping.
+    mutating func fields<Target, Model>(of node: Node, at origin: Origin, table: FieldTable<Target, Model>,
+                                        notAMapping: String = "must be a mapping") -> MappingFields? {
         guard case .mapping(let mapping) = node else {
             report(origin, notAMapping)
             return nil
         }
         let here = Origin(file: origin.file, line: node.line, path: origin.path)
-        var kept: [(key: String, keyNode: Node, value: Node)] = []
+        var fields = MappingFields(origin: here, keys: table.keys, slots: Array(repeating: nil, count: table.keys.count))
         for entry in pairs(of: mapping, at: here) {
-            if known.contains(entry.key) {
-                kept.append(entry)
+            if let index = table.row(of: entry.key) {
+                if fields.slots[index] == nil { fields.slots[index] = (entry.keyNode, entry.value) }
             } else {
                 var reason = "unknown key '\(entry.key)'"
-                if !problems.isFull, let suggestion = ConfigurationSchema.suggestion(for: entry.key, among: known) {
+                if !problems.isFull, let suggestion = ConfigurationSchema.suggestion(for: entry.key, among: table.keys) {
                     reason += "; did you mean '\(suggestion)'?"
                 }
                 report(Origin(file: file, line: entry.keyNode.line, path: here.path), reason)
             }
         }
-        for key in required where !kept.contains(where: { $0.key == key }) {
-            report(here, "missing required key '\(key)'")
+        for (index, row) in table.rows.enumerated() where row.schema.isRequired && fields.slots[index] == nil {
+            report(here, "missing required key '\(row.schema.key)'")
         }
-        return MappingFields(origin: here, entries: kept)
+        return fields
+    }
+
+    /// Reads each field the mapping spells into `target`, in table order.
+    mutating func read<Target, Model>(_ fields: MappingFields, _ table: FieldTable<Target, Model>, into target: inout Target) {
+        for (index, row) in table.rows.enumerated() {
+            guard let slot = fields.slots[index] else { continue }
+            row.read(&self, slot.value, fields.origin(ofRow: index), &target)
+        }
     }
 
     /// A mapping's entries in order, with YAML merge keys applied: `<<: *base` (or a list of aliases) adds the
