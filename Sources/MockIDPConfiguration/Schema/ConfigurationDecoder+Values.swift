@@ -76,7 +76,10 @@ extension ConfigurationDecoder {
     /// keys of the merged mappings that the mapping does not spell itself (the first merged mapping wins).
     /// Keys that are not scalars and keys renamed as duplicates are reported and left out.
     mutating func pairs(of mapping: Node.Mapping, at origin: Origin) -> [(key: String, keyNode: Node, value: Node)] {
-        var entries: [(key: String, keyNode: Node, value: Node, merged: Bool)] = []
+        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        entries.reserveCapacity(mapping.count)
+        // Which entries came from merged mappings: kept only once a merge key is met (most mappings have none).
+        var merged: [Bool]?
         for (keyNode, value) in mapping {
             guard case .scalar(let key) = keyNode else {
                 report(Origin(file: file, line: keyNode.line, path: origin.path), "a key must be a name, not a list or a mapping")
@@ -90,19 +93,26 @@ extension ConfigurationDecoder {
             // A merge key is an unquoted `<<`. (Its tag cannot tell: Yams resolved the tags of keys, without
             // rules, when it hashed them to find duplicates, and keeps what it resolved.)
             if key.string == "<<", key.style == .plain || key.style == .any {
-                for merged in mergedPairs(value, at: origin) { entries.append((merged.key, merged.keyNode, merged.value, true)) }
+                var flags = merged ?? Array(repeating: false, count: entries.count)
+                for pair in mergedPairs(value, at: origin) {
+                    entries.append(pair)
+                    flags.append(true)
+                }
+                merged = flags
                 continue
             }
-            entries.append((key.string, keyNode, value, false))
+            entries.append((key.string, keyNode, value))
+            merged?.append(false)
         }
-        guard entries.contains(where: \.merged) else { return entries.map { ($0.key, $0.keyNode, $0.value) } }
-        let spelled = Set(entries.filter { !$0.merged }.map(\.key))
+        guard let merged else { return entries }
+        var spelled = Set<String>()
+        for (entry, isMerged) in zip(entries, merged) where !isMerged { spelled.insert(entry.key) }
         var seen = Set<String>()
         var result: [(key: String, keyNode: Node, value: Node)] = []
-        for entry in entries {
-            if entry.merged && (spelled.contains(entry.key) || seen.contains(entry.key)) { continue }
+        for (entry, isMerged) in zip(entries, merged) {
+            if isMerged && (spelled.contains(entry.key) || seen.contains(entry.key)) { continue }
             seen.insert(entry.key)
-            result.append((entry.key, entry.keyNode, entry.value))
+            result.append(entry)
         }
         return result
     }
@@ -149,6 +159,21 @@ extension ConfigurationDecoder {
 
     /// Reports each string listed a second time (comparing without regard to case when asked) and drops it.
     mutating func withoutRepeats(_ values: [Sourced<String>], ignoringCase: Bool) -> [Sourced<String>] {
+        // Most lists hold a few items: comparing each with those kept is cheaper than hashing.
+        guard values.count > 16 else {
+            var keys: [String] = []
+            var kept: [Sourced<String>] = []
+            for value in values {
+                let key = ignoringCase ? value.value.lowercased() : value.value
+                if let first = keys.firstIndex(of: key) {
+                    report(value.origin, "'\(value.value)' is already listed at \(kept[first].origin.reference(from: value.origin))")
+                    continue
+                }
+                keys.append(key)
+                kept.append(value)
+            }
+            return kept
+        }
         var seen: [String: Origin] = [:]
         var kept: [Sourced<String>] = []
         for value in values {

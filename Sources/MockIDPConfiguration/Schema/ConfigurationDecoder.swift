@@ -105,7 +105,7 @@ struct ConfigurationDecoder {
     /// Scope and role names: non-empty, without spaces, each once.
     mutating func names(_ node: Node, at origin: Origin) -> [Sourced<String>] {
         let valid = strings(node, at: origin).filter { name in
-            guard !name.value.isEmpty, !name.value.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) else {
+            guard !name.value.isEmpty, !name.value.unicodeScalars.contains(where: { $0.isWhitespace || $0.value < 0x20 }) else {
                 report(name.origin, "must be a name without spaces")
                 return false
             }

@@ -9,7 +9,7 @@ package enum UserFields {
         read: { decoder, node, origin, entry in
             let reason = "must be a user name such as alice@contoso.onmicrosoft.com (no spaces)"
             guard let name = decoder.requiredString(node, at: origin, reason: reason) else { return }
-            guard !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) else {
+            guard !name.unicodeScalars.contains(where: { $0.isWhitespace || $0.value < 0x20 }) else {
                 decoder.report(origin, reason)
                 return
             }
