@@ -67,4 +67,19 @@ import Testing
         #expect(body.object == ["username": "alice@contoso.com", "oid": "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11",
                                 "requireMfa": false, "apiPermissions": ["api://x": ["Read"]], "type": "spa"])
     }
+
+    @Test("problems on one line come in the order the fields are read, foci before the flags printed above it")
+    func readingOrder() {
+        #expect(ConfigurationFixtures.problems("""
+        tenants:
+          - id: 6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11
+            apps:
+              - {clientId: 3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c, requirePkce: 1, foci: 2, name: [n], multiTenant: 3}
+        """) == [
+            "test.yaml:4: tenants[0].apps[0].name: must be a string",
+            "test.yaml:4: tenants[0].apps[0].multiTenant: must be true or false",
+            "test.yaml:4: tenants[0].apps[0].foci: must be true or false",
+            "test.yaml:4: tenants[0].apps[0].requirePkce: must be true or false",
+        ])
+    }
 }

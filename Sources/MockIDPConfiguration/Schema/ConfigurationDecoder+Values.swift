@@ -9,7 +9,7 @@ struct MappingFields {
     /// The table's keys, in row order.
     let keys: [String]
     /// By row.
-    var slots: [(keyNode: Node, value: Node)?]
+    var slots: [MappingEntry?]
 
     /// Whether the mapping spells the field's key.
     func has<Target, Model, Value>(_ field: Field<Target, Model, Value>) -> Bool {
@@ -32,6 +32,20 @@ struct MappingFields {
     }
 }
 
+/// One key of a mapping as written, with its value. (A struct, not a tuple: copying one then needs no
+/// run-time type metadata, which showed in profiles of large files.)
+struct MappingEntry {
+    var key: String
+    var keyNode: Node
+    var value: Node
+}
+
+/// One item of a list, with its origin.
+struct ListItem {
+    var node: Node
+    var origin: Origin
+}
+
 extension ConfigurationDecoder {
     mutating func report(_ origin: Origin, _ reason: String) {
         problems.append(origin.problem(reason))
@@ -49,7 +63,7 @@ extension ConfigurationDecoder {
         var fields = MappingFields(origin: here, keys: table.keys, slots: Array(repeating: nil, count: table.keys.count))
         for entry in pairs(of: mapping, at: here) {
             if let index = table.row(of: entry.key) {
-                if fields.slots[index] == nil { fields.slots[index] = (entry.keyNode, entry.value) }
+                if fields.slots[index] == nil { fields.slots[index] = entry }
             } else {
                 var reason = "unknown key '\(entry.key)'"
                 if !problems.isFull, let suggestion = ConfigurationSchema.suggestion(for: entry.key, among: table.keys) {
@@ -64,19 +78,19 @@ extension ConfigurationDecoder {
         return fields
     }
 
-    /// Reads each field the mapping spells into `target`, in table order.
+    /// Reads each field the mapping spells into `target`, in the table's reading order.
     mutating func read<Target, Model>(_ fields: MappingFields, _ table: FieldTable<Target, Model>, into target: inout Target) {
-        for (index, row) in table.rows.enumerated() {
+        for index in table.readingOrder {
             guard let slot = fields.slots[index] else { continue }
-            row.read(&self, slot.value, fields.origin(ofRow: index), &target)
+            table.rows[index].read(&self, slot.value, fields.origin(ofRow: index), &target)
         }
     }
 
     /// A mapping's entries in order, with YAML merge keys applied: `<<: *base` (or a list of aliases) adds the
     /// keys of the merged mappings that the mapping does not spell itself (the first merged mapping wins).
     /// Keys that are not scalars and keys renamed as duplicates are reported and left out.
-    mutating func pairs(of mapping: Node.Mapping, at origin: Origin) -> [(key: String, keyNode: Node, value: Node)] {
-        var entries: [(key: String, keyNode: Node, value: Node)] = []
+    mutating func pairs(of mapping: Node.Mapping, at origin: Origin) -> [MappingEntry] {
+        var entries: [MappingEntry] = []
         entries.reserveCapacity(mapping.count)
         // Which entries came from merged mappings: kept only once a merge key is met (most mappings have none).
         var merged: [Bool]?
@@ -101,14 +115,14 @@ extension ConfigurationDecoder {
                 merged = flags
                 continue
             }
-            entries.append((key.string, keyNode, value))
+            entries.append(MappingEntry(key: key.string, keyNode: keyNode, value: value))
             merged?.append(false)
         }
         guard let merged else { return entries }
         var spelled = Set<String>()
         for (entry, isMerged) in zip(entries, merged) where !isMerged { spelled.insert(entry.key) }
         var seen = Set<String>()
-        var result: [(key: String, keyNode: Node, value: Node)] = []
+        var result: [MappingEntry] = []
         for (entry, isMerged) in zip(entries, merged) {
             if isMerged && (spelled.contains(entry.key) || seen.contains(entry.key)) { continue }
             seen.insert(entry.key)
@@ -117,12 +131,12 @@ extension ConfigurationDecoder {
         return result
     }
 
-    private mutating func mergedPairs(_ source: Node, at origin: Origin) -> [(key: String, keyNode: Node, value: Node)] {
+    private mutating func mergedPairs(_ source: Node, at origin: Origin) -> [MappingEntry] {
         switch source {
         case .mapping(let mapping):
             return pairs(of: mapping, at: origin)
         case .sequence(let sequence) where sequence.allSatisfy({ if case .mapping = $0 { true } else { false } }):
-            return sequence.flatMap { node -> [(key: String, keyNode: Node, value: Node)] in
+            return sequence.flatMap { node -> [MappingEntry] in
                 guard case .mapping(let mapping) = node else { return [] }
                 return pairs(of: mapping, at: origin)
             }
@@ -133,14 +147,14 @@ extension ConfigurationDecoder {
     }
 
     /// The items of a list with their origins; none (and no problem) when the value is empty.
-    mutating func items(_ node: Node, at origin: Origin, notAList: String = "must be a list") -> [(node: Node, origin: Origin)] {
+    mutating func items(_ node: Node, at origin: Origin, notAList: String = "must be a list") -> [ListItem] {
         if node.isNull { return [] }
         guard case .sequence(let sequence) = node else {
             report(origin, notAList)
             return []
         }
         return sequence.enumerated().map { index, item in
-            (item, Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path)))
+            ListItem(node: item, origin: Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path)))
         }
     }
 

@@ -103,9 +103,12 @@ package enum AppFields {
         },
         print: { $0.foci ? .scalar("true") : nil })
 
+    // `foci` prints last but has always been read before the flags after `multiTenant`: problems on one line
+    // (a flow mapping) keep their order.
     static let table = FieldTable(
         clientID, name, type, secret, certificates, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
-        accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE, foci)
+        accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE, foci
+    ).reading(foci, before: enableIDTokenIssuance)
 }
 
 extension ApplicationEntry: ModelEntry {

@@ -14,6 +14,8 @@ package struct FieldTable<Target, Model>: Sendable {
     let rows: [FieldRow<Target, Model>]
     /// The keys, in order.
     let keys: [String]
+    /// The rows in the order the decoder reads them: the table's, unless told (`reading(_:before:)`).
+    private(set) var readingOrder: [Int]
     private let rowIndex: [String: Int]
 
     init<each Value: FieldValue>(_ fields: repeat Field<Target, Model, each Value>) {
@@ -24,6 +26,17 @@ package struct FieldTable<Target, Model>: Sendable {
         var index: [String: Int] = [:]
         for (offset, key) in keys.enumerated() { index[key] = offset }
         rowIndex = index
+        readingOrder = Array(rows.indices)
+    }
+
+    /// The table with `field` read just before `other`. Problems found on one line are reported in reading
+    /// order, so this keeps that order where it differs from the printed one.
+    func reading<Earlier, Later>(_ field: Field<Target, Model, Earlier>, before other: Field<Target, Model, Later>) -> Self {
+        var table = self
+        guard let moved = rowIndex[field.key], let anchor = rowIndex[other.key] else { return table }
+        table.readingOrder.removeAll { $0 == moved }
+        table.readingOrder.insert(moved, at: table.readingOrder.firstIndex(of: anchor) ?? table.readingOrder.endIndex)
+        return table
     }
 
     /// The row of `key`, if the mapping knows it.
