@@ -40,6 +40,7 @@ struct ConfigurationDecoder {
         return overlay
     }
 
+    /// `tokens:`; an empty value sets nothing.
     mutating func tokens(_ node: Node, at origin: Origin) -> TokensOverlay {
         var tokens = TokensOverlay()
         if node.isNull { return tokens }
@@ -60,6 +61,7 @@ struct ConfigurationDecoder {
         }
     }
 
+    /// One `tenants:` entry; nil without a valid id.
     mutating func tenant(_ node: Node, at origin: Origin) -> TenantOverlay? {
         guard let fields = fields(of: node, at: origin, table: TenantFields.table) else { return nil }
         var tenant = TenantOverlay(origin: fields.origin, id: Sourced(value: "", origin: fields.origin(of: TenantFields.id)))
@@ -68,6 +70,7 @@ struct ConfigurationDecoder {
         return tenant.id.value.isEmpty ? nil : tenant
     }
 
+    /// A tenant's `b2c:`; nil without `policies`.
     mutating func b2c(_ node: Node, at origin: Origin) -> B2CSettings? {
         guard let fields = fields(of: node, at: origin, table: B2CFields.table) else { return nil }
         var settings = B2CSettings(policies: [])

@@ -6,9 +6,10 @@ import Yams
 /// needs), and how `mockidp config print` writes it from `Model`. `Value` is what a control-API body carries
 /// for it (`FieldBody`), so MockIDPTesting sends each key as the configuration file spells it.
 package struct Field<Target, Model, Value: FieldValue>: Sendable {
-    /// The key, its shape and its description.
-    package let schema: FieldSchema
     let row: FieldRow<Target, Model>
+
+    /// The key, its shape and its description.
+    package var schema: FieldSchema { row.schema }
 
     /// The YAML key.
     package var key: String { schema.key }
@@ -18,7 +19,6 @@ package struct Field<Target, Model, Value: FieldValue>: Sendable {
     init(_ key: String, _ shape: FieldShape, _ summary: String, required: Bool = false,
          read: @escaping @Sendable (inout ConfigurationDecoder, Node, Origin, inout Target) -> Void,
          print: @escaping @Sendable (Model) -> PrintedValue?) {
-        schema = FieldSchema(key: key, shape: shape, summary: summary, isRequired: required)
-        row = FieldRow(schema: schema, read: read, print: print)
+        row = FieldRow(schema: FieldSchema(key: key, shape: shape, summary: summary, isRequired: required), read: read, print: print)
     }
 }

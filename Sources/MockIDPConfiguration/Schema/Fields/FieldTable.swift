@@ -22,9 +22,14 @@ package struct FieldTable<Target, Model>: Sendable {
         var rows: [FieldRow<Target, Model>] = []
         for field in repeat each fields { rows.append(field.row) }
         self.rows = rows
+        // A closure, not `\.schema.key`: that key path failed at run time here ("could not demangle keypath
+        // type") with Swift 6.3.
         keys = rows.map { $0.schema.key }
         var index: [String: Int] = [:]
-        for (offset, key) in keys.enumerated() { index[key] = offset }
+        for (offset, key) in keys.enumerated() {
+            guard index[key] == nil else { preconditionFailure("a mapping's field table names each key once: '\(key)' twice") }
+            index[key] = offset
+        }
         rowIndex = index
         readingOrder = Array(rows.indices)
     }
