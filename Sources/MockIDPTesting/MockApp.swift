@@ -1,3 +1,5 @@
+import MockIDPConfiguration
+import MockIDPCore
 import MockIDPJOSE
 
 /// An app registration for `MockIdentityProvider.addApp(_:tenant:)`: the keys of an app in the YAML
@@ -50,23 +52,23 @@ public struct MockApp: Sendable {
         self.settings = settings
     }
 
-    /// The JSON body of the control call, keyed as in the configuration file.
+    /// The JSON body of the control call, keyed as in the configuration file (the keys are `AppFields`'),
+    /// `settings` last.
     public var json: JSONValue {
-        var o: JSONObject = ["clientId": .string(clientID)]
-        o.set("name", name)
-        o.set("type", type)
-        o.set("secret", secret)
-        o.set("certificates", certificates)
-        o.set("redirectUris", redirectURIs)
-        o.set("identifierUris", identifierURIs)
-        o.set("scopes", scopes)
-        o.set("appRoles", appRoles)
-        if !apiPermissions.isEmpty {
-            o["apiPermissions"] = .object(JSONObject(apiPermissions.map { ($0.api, JSONValue.array($0.values.map { .string($0) })) }))
-        }
-        o.set("accessTokenVersion", accessTokenVersion)
-        o.set("multiTenant", multiTenant)
-        o.merge(settings)
-        return .object(o)
+        var body = FieldBody()
+        body.set(AppFields.clientID, clientID)
+        body.set(AppFields.name, name)
+        body.set(AppFields.type, word: type)
+        body.set(AppFields.secret, secret)
+        body.set(AppFields.certificates, certificates)
+        body.set(AppFields.redirectURIs, redirectURIs)
+        body.set(AppFields.identifierURIs, identifierURIs)
+        body.set(AppFields.scopes, scopes)
+        body.set(AppFields.appRoles, appRoles)
+        body.set(AppFields.apiPermissions, apiPermissions.map { APIPermission(resource: $0.api, values: $0.values) })
+        body.set(AppFields.accessTokenVersion, accessTokenVersion)
+        body.set(AppFields.multiTenant, multiTenant)
+        body.merge(settings)
+        return .object(body.object)
     }
 }

@@ -1,3 +1,4 @@
+import MockIDPConfiguration
 import MockIDPJOSE
 
 /// A user for `MockIdentityProvider.addUser(_:tenant:)`: the keys of a user in the YAML configuration.
@@ -40,28 +41,19 @@ public struct MockUser: Sendable {
         self.homeTenant = homeTenant
     }
 
-    /// The JSON body of the control call, keyed as in the configuration file.
+    /// The JSON body of the control call, keyed as in the configuration file (the keys are `UserFields`').
     public var json: JSONValue {
-        var o: JSONObject = ["username": .string(username), "password": .string(password)]
-        o.set("name", name)
-        o.set("oid", objectID)
-        o.set("email", email)
-        o.set("groups", groups)
-        o.set("roles", roles)
-        if !claims.isEmpty { o["claims"] = .object(claims) }
-        if let requireMFA { o["requireMfa"] = .bool(requireMFA) }
-        o.set("homeTenant", homeTenant)
-        return .object(o)
+        var body = FieldBody()
+        body.set(UserFields.username, username)
+        body.set(UserFields.password, password)
+        body.set(UserFields.name, name)
+        body.set(UserFields.objectID, objectID)
+        body.set(UserFields.email, email)
+        body.set(UserFields.groups, groups)
+        body.set(UserFields.roles, roles)
+        body.set(UserFields.claims, claims)
+        body.set(UserFields.requireMFA, requireMFA)
+        body.set(UserFields.homeTenant, homeTenant)
+        return .object(body.object)
     }
-}
-
-extension JSONObject {
-    /// Sets `key` to a string when there is one.
-    mutating func set(_ key: String, _ value: String?) { if let value { self[key] = .string(value) } }
-    /// Sets `key` to a list of strings when it is not empty.
-    mutating func set(_ key: String, _ values: [String]) { if !values.isEmpty { self[key] = .array(values.map { .string($0) }) } }
-    /// Sets `key` to a Boolean when there is one.
-    mutating func set(_ key: String, _ value: Bool?) { if let value { self[key] = .bool(value) } }
-    /// Sets `key` to an integer when there is one.
-    mutating func set(_ key: String, _ value: Int?) { if let value { self[key] = .int(value) } }
 }

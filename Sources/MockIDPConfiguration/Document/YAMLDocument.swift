@@ -69,7 +69,7 @@ struct YAMLDocument {
         var composedBytes = 0
         var renamedKeys = 0
         // A text that may hold aliases is composed twice (see `compose`); renaming keys adds no `*`.
-        let costOfCompose = text.unicodeScalars.contains("*") ? 2 * size : size
+        let costOfCompose = text.utf8.contains(UInt8(ascii: "*")) ? 2 * size : size
         while true {
             passes += 1
             composedBytes += costOfCompose
@@ -103,7 +103,7 @@ struct YAMLDocument {
     /// One attempt: the inspecting compose when the text may hold aliases, then the real one.
     private static func compose(_ text: String, file: String) -> Outcome {
         do {
-            if text.unicodeScalars.contains("*") {
+            if text.utf8.contains(UInt8(ascii: "*")) {
                 let problems = try inspectAliases(in: text, file: file)
                 guard problems.isEmpty else { return .refused(problems) }
             }

@@ -1,21 +1,49 @@
 import MockIDPCore
 import Yams
 
-/// A mapping's entries, after merge keys (`<<`) are applied and unknown keys reported.
+/// A mapping's entries, after merge keys (`<<`) are applied and unknown keys reported: the value of each row of
+/// its field table, or nil where the mapping does not spell the key.
 struct MappingFields {
     /// The mapping itself.
     var origin: Origin
-    var entries: [(key: String, keyNode: Node, value: Node)]
+    /// The table's keys, in row order.
+    let keys: [String]
+    /// By row.
+    var slots: [MappingEntry?]
 
-    func value(_ key: String) -> Node? { entries.first { $0.key == key }?.value }
-
-    /// Where the value of `key` is: its line (the key's line when the value is empty) and path.
-    func origin(of key: String) -> Origin {
-        let path = DocumentPath.appending(key: key, to: origin.path)
-        guard let entry = entries.first(where: { $0.key == key }) else { return Origin(file: origin.file, line: origin.line, path: path) }
-        let line = entry.value.isNull ? entry.keyNode.line : entry.value.line
-        return Origin(file: origin.file, line: line, path: path)
+    /// Whether the mapping spells the field's key.
+    func has<Target, Model, Value>(_ field: Field<Target, Model, Value>) -> Bool {
+        keys.firstIndex(of: field.key).map { slots[$0] != nil } ?? false
     }
+
+    /// Where the value of row `index` is: its line (the key's line when the value is empty) and path.
+    func origin(ofRow index: Int) -> Origin {
+        let path = DocumentPath.appending(key: keys[index], to: origin.path)
+        guard let slot = slots[index] else { return Origin(file: origin.file, line: origin.line, path: path) }
+        return Origin(file: origin.file, line: slot.value.isNull ? slot.keyNode.line : slot.value.line, path: path)
+    }
+
+    /// Where the field's value is; the mapping's line when it does not spell the key.
+    func origin<Target, Model, Value>(of field: Field<Target, Model, Value>) -> Origin {
+        guard let index = keys.firstIndex(of: field.key) else {
+            preconditionFailure("a field is read only with its own table")
+        }
+        return origin(ofRow: index)
+    }
+}
+
+/// One key of a mapping as written, with its value. (A struct, not a tuple: copying one then needs no
+/// run-time type metadata, which showed in profiles of large files.)
+struct MappingEntry {
+    var key: String
+    var keyNode: Node
+    var value: Node
+}
+
+/// One item of a list, with its origin.
+struct ListItem {
+    var node: Node
+    var origin: Origin
 }
 
 extension ConfigurationDecoder {
@@ -23,38 +51,49 @@ extension ConfigurationDecoder {
         problems.append(origin.problem(reason))
     }
 
-    /// The fields of a mapping that may hold `known` keys and must hold `required` ones; nil (and a problem)
-    /// when the node is no mapping.
-    mutating func fields(of node: Node, at origin: Origin, known: [String], required: [String] = [],
-                         notAMapping: String = "must be a mapping") -> MappingFields? {
+    /// The fields of a mapping with the keys of `table`, its required keys checked; nil (and a problem) when the
+    /// node is no mapping.
+    mutating func fields<Target, Model>(of node: Node, at origin: Origin, table: FieldTable<Target, Model>,
+                                        notAMapping: String = "must be a mapping") -> MappingFields? {
         guard case .mapping(let mapping) = node else {
             report(origin, notAMapping)
             return nil
         }
         let here = Origin(file: origin.file, line: node.line, path: origin.path)
-        var kept: [(key: String, keyNode: Node, value: Node)] = []
+        var fields = MappingFields(origin: here, keys: table.keys, slots: Array(repeating: nil, count: table.keys.count))
         for entry in pairs(of: mapping, at: here) {
-            if known.contains(entry.key) {
-                kept.append(entry)
+            if let index = table.row(of: entry.key) {
+                if fields.slots[index] == nil { fields.slots[index] = entry }
             } else {
                 var reason = "unknown key '\(entry.key)'"
-                if !problems.isFull, let suggestion = ConfigurationSchema.suggestion(for: entry.key, among: known) {
+                if !problems.isFull, let suggestion = ConfigurationSchema.suggestion(for: entry.key, among: table.keys) {
                     reason += "; did you mean '\(suggestion)'?"
                 }
                 report(Origin(file: file, line: entry.keyNode.line, path: here.path), reason)
             }
         }
-        for key in required where !kept.contains(where: { $0.key == key }) {
-            report(here, "missing required key '\(key)'")
+        for (index, row) in table.rows.enumerated() where row.schema.isRequired && fields.slots[index] == nil {
+            report(here, "missing required key '\(row.schema.key)'")
         }
-        return MappingFields(origin: here, entries: kept)
+        return fields
+    }
+
+    /// Reads each field the mapping spells into `target`, in the table's reading order.
+    mutating func read<Target, Model>(_ fields: MappingFields, _ table: FieldTable<Target, Model>, into target: inout Target) {
+        for index in table.readingOrder {
+            guard let slot = fields.slots[index] else { continue }
+            table.rows[index].read(&self, slot.value, fields.origin(ofRow: index), &target)
+        }
     }
 
     /// A mapping's entries in order, with YAML merge keys applied: `<<: *base` (or a list of aliases) adds the
     /// keys of the merged mappings that the mapping does not spell itself (the first merged mapping wins).
     /// Keys that are not scalars and keys renamed as duplicates are reported and left out.
-    mutating func pairs(of mapping: Node.Mapping, at origin: Origin) -> [(key: String, keyNode: Node, value: Node)] {
-        var entries: [(key: String, keyNode: Node, value: Node, merged: Bool)] = []
+    mutating func pairs(of mapping: Node.Mapping, at origin: Origin) -> [MappingEntry] {
+        var entries: [MappingEntry] = []
+        entries.reserveCapacity(mapping.count)
+        // Which entries came from merged mappings: kept only once a merge key is met (most mappings have none).
+        var merged: [Bool]?
         for (keyNode, value) in mapping {
             guard case .scalar(let key) = keyNode else {
                 report(Origin(file: file, line: keyNode.line, path: origin.path), "a key must be a name, not a list or a mapping")
@@ -68,29 +107,36 @@ extension ConfigurationDecoder {
             // A merge key is an unquoted `<<`. (Its tag cannot tell: Yams resolved the tags of keys, without
             // rules, when it hashed them to find duplicates, and keeps what it resolved.)
             if key.string == "<<", key.style == .plain || key.style == .any {
-                for merged in mergedPairs(value, at: origin) { entries.append((merged.key, merged.keyNode, merged.value, true)) }
+                var flags = merged ?? Array(repeating: false, count: entries.count)
+                for pair in mergedPairs(value, at: origin) {
+                    entries.append(pair)
+                    flags.append(true)
+                }
+                merged = flags
                 continue
             }
-            entries.append((key.string, keyNode, value, false))
+            entries.append(MappingEntry(key: key.string, keyNode: keyNode, value: value))
+            merged?.append(false)
         }
-        guard entries.contains(where: \.merged) else { return entries.map { ($0.key, $0.keyNode, $0.value) } }
-        let spelled = Set(entries.filter { !$0.merged }.map(\.key))
+        guard let merged else { return entries }
+        var spelled = Set<String>()
+        for (entry, isMerged) in zip(entries, merged) where !isMerged { spelled.insert(entry.key) }
         var seen = Set<String>()
-        var result: [(key: String, keyNode: Node, value: Node)] = []
-        for entry in entries {
-            if entry.merged && (spelled.contains(entry.key) || seen.contains(entry.key)) { continue }
+        var result: [MappingEntry] = []
+        for (entry, isMerged) in zip(entries, merged) {
+            if isMerged && (spelled.contains(entry.key) || seen.contains(entry.key)) { continue }
             seen.insert(entry.key)
-            result.append((entry.key, entry.keyNode, entry.value))
+            result.append(entry)
         }
         return result
     }
 
-    private mutating func mergedPairs(_ source: Node, at origin: Origin) -> [(key: String, keyNode: Node, value: Node)] {
+    private mutating func mergedPairs(_ source: Node, at origin: Origin) -> [MappingEntry] {
         switch source {
         case .mapping(let mapping):
             return pairs(of: mapping, at: origin)
         case .sequence(let sequence) where sequence.allSatisfy({ if case .mapping = $0 { true } else { false } }):
-            return sequence.flatMap { node -> [(key: String, keyNode: Node, value: Node)] in
+            return sequence.flatMap { node -> [MappingEntry] in
                 guard case .mapping(let mapping) = node else { return [] }
                 return pairs(of: mapping, at: origin)
             }
@@ -101,14 +147,14 @@ extension ConfigurationDecoder {
     }
 
     /// The items of a list with their origins; none (and no problem) when the value is empty.
-    mutating func items(_ node: Node, at origin: Origin, notAList: String = "must be a list") -> [(node: Node, origin: Origin)] {
+    mutating func items(_ node: Node, at origin: Origin, notAList: String = "must be a list") -> [ListItem] {
         if node.isNull { return [] }
         guard case .sequence(let sequence) = node else {
             report(origin, notAList)
             return []
         }
         return sequence.enumerated().map { index, item in
-            (item, Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path)))
+            ListItem(node: item, origin: Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path)))
         }
     }
 
@@ -127,6 +173,21 @@ extension ConfigurationDecoder {
 
     /// Reports each string listed a second time (comparing without regard to case when asked) and drops it.
     mutating func withoutRepeats(_ values: [Sourced<String>], ignoringCase: Bool) -> [Sourced<String>] {
+        // Most lists hold a few items: comparing each with those kept is cheaper than hashing.
+        guard values.count > 16 else {
+            var keys: [String] = []
+            var kept: [Sourced<String>] = []
+            for value in values {
+                let key = ignoringCase ? value.value.lowercased() : value.value
+                if let first = keys.firstIndex(of: key) {
+                    report(value.origin, "'\(value.value)' is already listed at \(kept[first].origin.reference(from: value.origin))")
+                    continue
+                }
+                keys.append(key)
+                kept.append(value)
+            }
+            return kept
+        }
         var seen: [String: Origin] = [:]
         var kept: [Sourced<String>] = []
         for value in values {

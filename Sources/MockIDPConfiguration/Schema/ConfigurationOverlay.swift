@@ -3,21 +3,21 @@ import MockIDPCore
 /// What one configuration file says, field by field, each value with the place it came from: the
 /// unit that merging combines and validation checks. A field a file does not set stays nil (or empty),
 /// so merging overrides only what a later file spells out.
-struct ConfigurationOverlay {
+package struct ConfigurationOverlay {
     var tokens = TokensOverlay()
     var hosts: [Sourced<String>] = []
     var tenants: [TenantOverlay] = []
 }
 
 /// `tokens:`, each lifetime set or not.
-struct TokensOverlay {
+package struct TokensOverlay {
     var lifetime: Sourced<Int>?
     var refreshLifetime: Sourced<Int>?
     var codeLifetime: Sourced<Int>?
 }
 
 /// One entry of `tenants:`. Scalar fields are nil when the file does not set them.
-struct TenantOverlay {
+package struct TenantOverlay {
     /// The tenant's mapping.
     var origin: Origin
     /// Lower-case GUID.
@@ -32,7 +32,7 @@ struct TenantOverlay {
 }
 
 /// One entry of `users:`, complete (a later file replaces a user whole), with the origins validation needs.
-struct UserEntry {
+package struct UserEntry {
     var user: User
     /// The user's mapping.
     var origin: Origin
@@ -43,7 +43,7 @@ struct UserEntry {
 }
 
 /// One entry of `apps:`, complete (a later file replaces an app whole), with the origins validation needs.
-struct ApplicationEntry {
+package struct ApplicationEntry {
     var app: Application
     /// The app's mapping.
     var origin: Origin

@@ -1,15 +1,9 @@
-/// The keys each mapping of the configuration may hold, in the order `mockidp config print` writes them.
-enum ConfigurationSchema {
-    static let rootKeys = ["tokens", "hosts", "tenants"]
-    static let tokenKeys = ["lifetime", "refreshLifetime", "codeLifetime"]
-    static let tenantKeys = ["id", "domains", "name", "cloud", "b2c", "users", "apps"]
-    static let b2cKeys = ["policies", "policyClaim"]
-    static let userKeys = ["username", "password", "name", "oid", "email", "groups", "roles", "claims", "requireMfa",
-                           "homeTenant"]
-    static let appKeys = ["clientId", "name", "type", "secret", "certificates", "redirectUris", "identifierUris",
-                          "scopes", "appRoles", "apiPermissions", "accessTokenVersion", "multiTenant",
-                          "enableIdTokenIssuance", "enableAccessTokenIssuance", "headlessSignIn", "requirePkce", "foci"]
+import MockIDPCore
 
+/// The configuration's limits, typo suggestions and JSON Schema. The keys each mapping may hold, in the order
+/// `mockidp config print` writes them, are the field tables' (`RootFields`, `TokenFields`, `TenantFields`,
+/// `B2CFields`, `UserFields`, `AppFields`).
+package enum ConfigurationSchema {
     /// Token lifetimes: at least a minute (a code at least a second), at most ten years.
     static let lifetimeRange = 60...315_360_000
     static let codeLifetimeRange = 1...315_360_000
@@ -17,6 +11,14 @@ enum ConfigurationSchema {
     static let maximumClaimDepth = 32
     /// Certificate files larger than this are refused unread.
     static let maximumCertificateBytes = 1 << 20
+
+    /// The JSON Schema of a configuration file (draft 2020-12), every key with its description: what
+    /// `mockidp config schema` prints.
+    package static var jsonSchema: ClaimSet {
+        var schema: ClaimSet = ["$schema": "https://json-schema.org/draft/2020-12/schema", "title": "mockidp configuration"]
+        schema.merge(RootFields.table.schema.jsonSchema)
+        return schema
+    }
 
     /// The known key closest to `unknown` (at most two edits away, ignoring case), to suggest for a typo.
     static func suggestion(for unknown: String, among known: [String]) -> String? {

@@ -25,6 +25,9 @@ extension Node.Scalar {
     var isNull: Bool {
         if tag.rawValue == Tag.Name.null.rawValue { return true }
         guard tag.rawValue == Tag.Name.implicit.rawValue, style == .plain || style == .any else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(string)
+        switch string {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
     }
 }

@@ -220,6 +220,9 @@ private struct APIDirectory {
     private(set) var anyTenant: [String: (app: Application, tenant: Int)] = [:]
 
     init(_ overlay: ConfigurationOverlay) {
+        let apps = overlay.tenants.reduce(0) { $0 + $1.apps.count }
+        byTenant.reserveCapacity(overlay.tenants.count)
+        anyTenant.reserveCapacity(2 * apps)
         for (tenantIndex, tenant) in overlay.tenants.enumerated() {
             var names: [String: Application] = [:]
             for entry in tenant.apps {

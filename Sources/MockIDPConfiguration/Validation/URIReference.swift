@@ -17,7 +17,7 @@ struct URIReference {
         else { return nil }
         let remainder = text[text.index(after: colon)...]
         guard !remainder.isEmpty,
-              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+              !text.unicodeScalars.contains(where: { $0.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
         else { return nil }
         self.scheme = scheme.lowercased()
         self.remainder = remainder

@@ -1,0 +1,85 @@
+import MockIDPConfiguration
+import MockIDPCore
+import Testing
+
+@Suite struct ConfigurationSchemaTests {
+    private let schema = ConfigurationSchema.jsonSchema
+
+    private func properties(_ object: ClaimValue?) -> [String] { object?["properties"]?.objectValue?.keys ?? [] }
+
+    @Test("the JSON Schema lists each mapping's keys in print order, with a description each")
+    func keysAndDescriptions() throws {
+        #expect(schema["$schema"] == "https://json-schema.org/draft/2020-12/schema")
+        #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
+        #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants"])
+        let tenant = try #require(schema["properties"]?["tenants"]?["items"])
+        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps"])
+        #expect(tenant["required"] == ["id"])
+        let user = try #require(tenant["properties"]?["users"]?["items"])
+        #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "roles", "claims", "requireMfa",
+                                     "homeTenant"])
+        #expect(user["required"] == ["username", "password"])
+        let app = try #require(tenant["properties"]?["apps"]?["items"])
+        #expect(app["required"] == ["clientId"])
+        #expect(properties(app).count == 17)
+        #expect(properties(tenant["properties"]?["b2c"]) == ["policies", "policyClaim"])
+        #expect(properties(schema["properties"]?["tokens"]) == ["lifetime", "refreshLifetime", "codeLifetime"])
+
+        func descriptions(_ node: ClaimValue) -> [ClaimValue?] {
+            guard let members = node["properties"]?.objectValue else { return [] }
+            return members.flatMap { member in
+                [member.value["description"]] + descriptions(member.value) + descriptions(member.value["items"] ?? .null)
+            }
+        }
+        let all = descriptions(.object(schema))
+        #expect(all.count == 3 + 3 + 7 + 2 + 10 + 17)
+        #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
+    }
+
+    @Test("the JSON Schema says what each kind of value is")
+    func kinds() throws {
+        let tenant = try #require(schema["properties"]?["tenants"]?["items"]?["properties"])
+        let app = try #require(tenant["apps"]?["items"]?["properties"])
+        let user = try #require(tenant["users"]?["items"]?["properties"])
+        #expect(tenant["id"] == ["type": "string", "format": "uuid", "description": "The tenant ID."])
+        #expect(tenant["domains"]?["items"]?["format"] == "hostname")
+        #expect(tenant["cloud"]?["enum"] == .array(CloudName.allCases.map { .string($0.rawValue) }))
+        #expect(app["type"]?["enum"] == ["public", "spa", "confidential"])
+        #expect(app["accessTokenVersion"]?["minimum"] == 1 && app["accessTokenVersion"]?["maximum"] == 2)
+        #expect(app["redirectUris"]?["items"]?["format"] == "uri")
+        #expect(app["apiPermissions"]?["additionalProperties"]?["type"] == "array")
+        #expect(app["multiTenant"]?["type"] == "boolean")
+        #expect(user["claims"]?["type"] == "object")
+        let lifetime = try #require(schema["properties"]?["tokens"]?["properties"]?["lifetime"])
+        #expect(lifetime["type"] == "integer" && lifetime["minimum"] == 60 && lifetime["maximum"] == 315_360_000)
+    }
+
+    @Test("a control-API body names each field by its configuration key, leaving out what is unset")
+    func bodies() {
+        var body = FieldBody()
+        body.set(UserFields.username, "alice@contoso.com")
+        body.set(UserFields.name, nil)
+        body.set(UserFields.objectID, "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11")
+        body.set(UserFields.roles, [])
+        body.set(UserFields.requireMFA, false)
+        body.set(AppFields.apiPermissions, [APIPermission(resource: "api://x", values: ["Read"])])
+        body.set(AppFields.type, word: "spa")
+        #expect(body.object == ["username": "alice@contoso.com", "oid": "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11",
+                                "requireMfa": false, "apiPermissions": ["api://x": ["Read"]], "type": "spa"])
+    }
+
+    @Test("problems on one line come in the order the fields are read, foci before the flags printed above it")
+    func readingOrder() {
+        #expect(ConfigurationFixtures.problems("""
+        tenants:
+          - id: 6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11
+            apps:
+              - {clientId: 3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c, requirePkce: 1, foci: 2, name: [n], multiTenant: 3}
+        """) == [
+            "test.yaml:4: tenants[0].apps[0].name: must be a string",
+            "test.yaml:4: tenants[0].apps[0].multiTenant: must be true or false",
+            "test.yaml:4: tenants[0].apps[0].foci: must be true or false",
+            "test.yaml:4: tenants[0].apps[0].requirePkce: must be true or false",
+        ])
+    }
+}
