@@ -24,6 +24,7 @@ let package = Package(
         // System libraries: Debian packages named so SwiftPM can say what to install.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CTLS", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "MockIDPHTTP", dependencies: [
             "CMicroHTTPD",
@@ -56,7 +57,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "mockidp", dependencies: [
-            "MockIDP", "MockIDPConfiguration", "MockIDPCore",
+            "MockIDP", "MockIDPConfiguration", "MockIDPCore", "MockIDPJOSE", "CTLS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -15,7 +15,7 @@ struct MockIDPCommand: AsyncParsableCommand {
         commandName: "mockidp",
         abstract: "A local mock identity provider that behaves like Microsoft Entra ID.",
         version: MockIDPVersion.current,
-        subcommands: [Serve.self, Config.self, TokenCommand.self],
+        subcommands: [Serve.self, Config.self, TokenCommand.self, ProbeCommand.self],
         defaultSubcommand: nil
     )
 }
@@ -28,8 +28,11 @@ enum ExitStatus {
 }
 
 /// Prints to standard error in one write.
-func printError(_ message: String) {
-    var bytes = Array((message + "\n").utf8)
+func printError(_ message: String) { printErrorRaw(message + "\n") }
+
+/// Writes `text` to standard error in one write, as it is (no newline added).
+func printErrorRaw(_ text: String) {
+    var bytes = Array(text.utf8)
     bytes.withUnsafeMutableBytes { _ = write(2, $0.baseAddress, $0.count) }
 }
 

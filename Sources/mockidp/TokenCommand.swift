@@ -16,6 +16,23 @@ struct TokenCommand: ParsableCommand {
             """
     )
 
+    @OptionGroup var mint: MintOptions
+
+    @Option(name: .long, help: ArgumentHelp("Issue the token with this one defect, for testing that a relying party refuses it: \(TokenDefect.names(for: nil).joined(separator: ", ")).", valueName: "defect"))
+    var defect: TokenDefect?
+
+    func run() throws {
+        do {
+            print(try mint.mint(defect: defect))
+        } catch {
+            if let line = error.line("token") { printError(line) }
+            throw error.status
+        }
+    }
+}
+
+/// The options that say which token to mint, shared by `mockidp token` and `mockidp probe`.
+struct MintOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A configuration file (YAML or JSON); repeat to merge several. Env: MOCKIDP_CONFIG (':'-separated).", valueName: "file"))
     var config: [String] = []
 
@@ -47,9 +64,6 @@ struct TokenCommand: ParsableCommand {
             help: ArgumentHelp("The server's scheme://host[:port], as in the v2 issuer (default https://127.0.0.1:8443). Env: MOCKIDP_PUBLIC_URL.", valueName: "url"))
     var publicUrl: String?
 
-    @Option(name: .long, help: ArgumentHelp("Issue the token with this one defect, for testing that a relying party refuses it: \(TokenDefect.names(for: nil).joined(separator: ", ")).", valueName: "defect"))
-    var defect: TokenDefect?
-
     @Option(name: [.customLong("token-version"), .customLong("version")], help: ArgumentHelp("ID token version, 1 or 2 (access tokens take their API's version).", valueName: "1|2"))
     var tokenVersion: Int?
 
@@ -66,20 +80,34 @@ struct TokenCommand: ParsableCommand {
         if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Serve.checkPublicURL(url) }
     }
 
-    func run() throws {
+    /// Why minting failed, and the exit status it gives.
+    struct Failure: Error {
+        /// What to print (nil when it was printed already: configuration problems).
+        var message: String?
+        var status: ExitCode
+        /// Printed after `mockidp:` rather than after the command's name (the state directory's errors).
+        var general = false
+
+        /// The line to print for `command`, if any.
+        func line(_ command: String) -> String? { message.map { general ? "mockidp: \($0)" : "mockidp \(command): \($0)" } }
+    }
+
+    /// The provider of the configuration and state directory named, with the signing key `serve` publishes.
+    func provider() throws(Failure) -> (IdentityProvider, MintRequest) {
         let paths = config.isEmpty ? (environment("MOCKIDP_CONFIG")?.split(separator: ":").map(String.init) ?? []) : config
-        let configuration = try loadConfiguration(paths)
+        let configuration: IdentityProviderConfiguration
+        do { configuration = try loadConfiguration(paths) } catch {
+            throw Failure(message: nil, status: (error as? ExitCode) ?? ExitStatus.configuration)
+        }
         let directory = StateDirectory(path: stateDir ?? environment("MOCKIDP_STATE_DIR") ?? ".mockidp")
         let key: SigningKey
         do {
             key = try directory.signingKey()
         } catch {
-            printError("mockidp: \(error.description)")
-            throw ExitStatus.failure
+            throw Failure(message: error.description, status: ExitStatus.failure, general: true)
         }
         guard let tenantID = tenant ?? configuration.tenants.first?.id else {
-            printError("mockidp token: the configuration has no tenant; name one with --tenant")
-            throw ExitStatus.usage
+            throw Failure(message: "the configuration has no tenant; name one with --tenant", status: ExitStatus.usage)
         }
         var baseURL = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") ?? "https://127.0.0.1:8443"
         if baseURL.hasSuffix("/") { baseURL.removeLast() }
@@ -88,14 +116,23 @@ struct TokenCommand: ParsableCommand {
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }
         let request = MintRequest(kind: kind, tenant: tenantID, clientID: client, username: user, scopes: scope,
-                                  claims: claims, lifetime: lifetime, idTokenVersion: tokenVersion ?? 2, baseURL: baseURL,
-                                  defect: defect)
-        switch IdentityProvider(configuration: configuration, signingKeys: [key]).mint(request) {
-        case .success(let token):
-            print(token)
-        case .failure(let error):
-            printError("mockidp token: \(error.reason) (\(error.codeAndMessage))")
-            throw ExitStatus.usage
+                                  claims: claims, lifetime: lifetime, idTokenVersion: tokenVersion ?? 2, baseURL: baseURL)
+        return (IdentityProvider(configuration: configuration, signingKeys: [key]), request)
+    }
+
+    /// The token these options describe, with `defect` when given.
+    func mint(defect: TokenDefect?) throws(Failure) -> String {
+        let (provider, request) = try provider()
+        return try Self.mint(request, defect: defect, with: provider)
+    }
+
+    /// `request` minted by `provider`, with `defect` when given.
+    static func mint(_ request: MintRequest, defect: TokenDefect?, with provider: IdentityProvider) throws(Failure) -> String {
+        var request = request
+        request.defect = defect
+        switch provider.mint(request) {
+        case .success(let token): return token
+        case .failure(let error): throw Failure(message: "\(error.reason) (\(error.codeAndMessage))", status: ExitStatus.usage)
         }
     }
 }
