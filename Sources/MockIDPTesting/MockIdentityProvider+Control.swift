@@ -68,7 +68,7 @@ extension MockIdentityProvider {
     public func reset() async throws -> JSONValue { try await control(.reset, body: [:]) }
 
     /// One control call; `expect` nil accepts any 2xx.
-    private func control(_ which: ControlCall, tenant: String = "", body: JSONValue?, expect: Int? = nil) async throws -> JSONValue {
+    func control(_ which: ControlCall, tenant: String = "", body: JSONValue?, expect: Int? = nil) async throws -> JSONValue {
         let method = which.method, path = which.path(tenant: tenant)
         let call = "\(method) \(path)"
         var headers: [String: String] = ["Accept": "application/json"]

@@ -44,6 +44,21 @@ import Testing
         }
     }
 
+    @Test("tamper gives the next token its defect, and a defect the token kind cannot carry is refused")
+    func tamper() async throws {
+        try await withMockIdentityProvider { idp in
+            try await idp.tamper(.wrongAudience, token: .access, clientID: Self.daemon)
+            let bad = try await daemonToken(idp).claims
+            #expect(bad["aud"] != nil && bad["aud"] != "7c2d9e4f-1b3a-4c5d-8e6f-a0b1c2d3e4f5")
+            #expect(try await daemonToken(idp).claims["aud"] == "7c2d9e4f-1b3a-4c5d-8e6f-a0b1c2d3e4f5")
+            let error = await #expect(throws: ControlAPIError.self) { try await idp.tamper(.badCodeHash, token: .access) }
+            #expect(error?.status == 400)
+            // Every case is a defect the server knows (an unknown name would be refused with 400).
+            for defect in MockDefect.allCases { try await idp.tamper(defect, token: .id, clientID: Self.mobile) }
+            #expect(try await idp.pendingFaults().count == MockDefect.allCases.count)
+        }
+    }
+
     @Test("injectFault answers the next token request with Entra's claims challenge")
     func fault() async throws {
         try await withMockIdentityProvider { idp in
