@@ -99,10 +99,20 @@ public final class IdentityProvider: Sendable {
         var factory = tokenFactory(directory, context, tenant: tenant)
         let (claims, tamperFaultsWait) = takeExtraClaims(clientID: clientID, username: username)
         factory.extraClaims = claims
-        if tamperFaultsWait {
-            factory.tamper = { [self] kind, has in takeDefect(kind: kind, clientID: clientID, has: has) }
-        }
+        if tamperFaultsWait { factory.tamper = tamper(clientID: clientID) }
         return factory
+    }
+
+    /// A factory for the tokens of an authorize response (implicit, hybrid), with the tamper faults for `clientID`
+    /// when any wait: those responses carry the `nonce`, `c_hash` and `at_hash` a web app must check.
+    func frontChannelTokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant, clientID: String) -> TokenFactory {
+        var factory = tokenFactory(directory, context, tenant: tenant)
+        if controls.withLock({ !$0.tamperFaults.isEmpty }) { factory.tamper = tamper(clientID: clientID) }
+        return factory
+    }
+
+    private func tamper(clientID: String) -> @Sendable (TokenKind, (String) -> Bool) -> TokenDefect? {
+        { [self] kind, has in takeDefect(kind: kind, clientID: clientID, has: has) }
     }
 
     /// A new random GUID (trace and correlation IDs).

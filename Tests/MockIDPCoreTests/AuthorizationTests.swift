@@ -164,4 +164,28 @@ import Testing
             Issue.record("id_token without openid must fail"); return
         }
     }
+
+    @Test("a tamper fault reaches the ID token of a hybrid response: the c_hash is wrong, the nonce and signature intact")
+    func hybridTamper() throws {
+        var pairs = base()
+        pairs[2] = ("response_type", "code id_token")
+        var config = Fixtures.configuration
+        config.tenants[0].apps[0].enableIDTokenIssuance = true
+        let provider = IdentityProvider(configuration: config, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
+        _ = provider.addTamperFault(TamperFault(defect: .badCodeHash, token: .id, clientID: Fixtures.mobile))
+        guard case .signIn(let v) = provider.checkAuthorization(AuthorizationRequest(tenant: Fixtures.contosoID,
+                                                                                   parameters: pairs.map { (name: $0.0, value: $0.1) })) else {
+            Issue.record("expected sign-in"); return
+        }
+        let tenant = config.tenants[0]
+        let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+                                              context: Fixtures.context).get()
+        let code = try #require(response.first?.value)
+        let token = response[1].value
+        let claims = Fixtures.claims(token)
+        #expect(claims["nonce"] == "n-1")
+        #expect(claims["c_hash"] != nil && claims["c_hash"] != .string(Base64URL.encode(Digest.sha256(Array(code.utf8)).prefix(16))))
+        #expect(try CompactJWS(token).verify(with: Fixtures.signingKey.privateKey.publicKey))
+        #expect(provider.pendingTamperFaults().isEmpty)
+    }
 }

@@ -83,7 +83,7 @@ extension IdentityProvider {
         let scopes = try B2CScopeRequest(request.scope, client: request.client, tenant: b2c.tenant, directory: directory)
         let grant = B2CGrant(client: request.client, authority: b2c, scopes: scopes, issuedAt: clock.now(), authTime: authTime,
                              nonce: request.nonce, newUser: newUser, includeClientInfo: false)
-        let factory = tokenFactory(directory, context, tenant: b2c.tenant)
+        let factory = frontChannelTokenFactory(directory, context, tenant: b2c.tenant, clientID: request.client.clientID)
         return try frontChannelTokens(request, code: code, lifetime: factory.lifetime,
                                       accessToken: { () throws(OAuthError) in
                                           try scopes.audience.map { audience throws(OAuthError) in
