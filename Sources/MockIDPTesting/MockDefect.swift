@@ -43,8 +43,11 @@ public enum MockDefect: String, CaseIterable, Sendable {
 
 /// Which tokens a tamper fault goes into.
 public enum MockTamperedToken: String, CaseIterable, Sendable {
+    /// ID tokens only.
     case id
+    /// Access tokens only.
     case access
+    /// Either.
     case all
 }
 

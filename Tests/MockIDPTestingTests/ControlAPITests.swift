@@ -121,3 +121,40 @@ import Testing
         }
     }
 }
+
+/// `probe`: a relying party's check called with one clean and one defective token per defect.
+@Suite struct ProbeTests {
+    /// A careful check written with this project's own JOSE types: signature by a published key (RS256 only),
+    /// audience, issuer, lifetime.
+    static func careful(_ idp: MockIdentityProvider, checkAudience: Bool = true) -> @Sendable (String) async throws -> Int {
+        let keys = idp.server.provider.snapshot().signingKeys.map { ($0.keyID, $0.privateKey.publicKey) }
+        let issuer = "\(idp.baseURL)/\(ControlAPITests.contoso)/v2.0"
+        return { token in
+            guard let jws = try? CompactJWS(token), jws.algorithm == .rs256, let kid = jws.header["kid"]?.stringValue,
+                  let key = keys.first(where: { $0.0 == kid })?.1, jws.verify(with: key) else { return 401 }
+            let now = Int(Date().timeIntervalSince1970)
+            let claims = jws.payload
+            guard claims["iss"]?.stringValue == issuer, claims["tid"]?.stringValue == ControlAPITests.contoso,
+                  !checkAudience || claims["aud"]?.stringValue == "7c2d9e4f-1b3a-4c5d-8e6f-a0b1c2d3e4f5",
+                  claims["azp"]?.stringValue == ControlAPITests.daemon, claims["sub"] != nil,
+                  let exp = claims["exp"]?.intValue, exp > now, let nbf = claims["nbf"]?.intValue, nbf <= now + 60,
+                  let iat = claims["iat"]?.intValue, iat <= now + 60 else { return 401 }
+            return 200
+        }
+    }
+
+    @Test("a careful check passes the probe; one without the audience check fails on wrong-audience only")
+    func probe() async throws {
+        try await withMockIdentityProvider { idp in
+            let good = try await idp.probe(tenant: ControlAPITests.contoso, clientID: ControlAPITests.daemon,
+                                           scopes: ["api://contoso-api/.default"], Self.careful(idp))
+            #expect(good.passed, "\(good)")
+            #expect(good.verdicts.count == 15 && good.verdicts[0].defect == nil && good.verdicts[0].status == 200)
+            #expect(good.skipped == [.wrongNonce, .noNonce, .badCodeHash, .badAccessTokenHash])
+            let lax = try await idp.probe(tenant: ControlAPITests.contoso, clientID: ControlAPITests.daemon,
+                                          scopes: ["api://contoso-api/.default"], Self.careful(idp, checkAudience: false))
+            #expect(!lax.passed)
+            #expect(lax.failures.map(\.defect) == [.wrongAudience])
+        }
+    }
+}
