@@ -54,7 +54,7 @@ extension MockIdentityProvider {
         for defect in [nil] + MockDefect.allCases {
             let request = MintRequest(kind: token == .id ? .id : .access, tenant: tenant, clientID: clientID, username: username,
                                       scopes: scopes, claims: claims, baseURL: baseURL,
-                                      defect: defect.flatMap { TokenDefect(rawValue: $0.rawValue) })
+                                      defect: defect)
             let minted: String
             switch server.provider.mint(request) {
             case .success(let t): minted = t

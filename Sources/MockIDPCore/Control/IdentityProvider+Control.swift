@@ -6,12 +6,7 @@ extension IdentityProvider {
 
     /// Registers `fault`; returns it with its ID.
     package func addFault(_ fault: Fault) -> Fault {
-        controls.withLock { s in
-            var f = fault
-            f.id = s.newID()
-            s.faults.append(f)
-            return f
-        }
+        controls.withLock { $0.register(fault, in: \.faults) }
     }
 
     /// True when any fault waits (a cheap check before matching).
@@ -25,7 +20,7 @@ extension IdentityProvider {
     package func takeFault(for target: FaultTarget) -> Fault? {
         let directory = snapshot()
         return controls.withLock { s in
-            guard let index = s.faults.firstIndex(where: { fault in
+            s.take(from: \.faults) { fault in
                 guard fault.endpoint == target.endpoint else { return false }
                 if let want = fault.clientID, want.lowercased() != target.clientID?.lowercased() { return false }
                 if let want = fault.grantType, want != target.grantType { return false }
@@ -40,12 +35,7 @@ extension IdentityProvider {
                     return false
                 }
                 return true
-            }) else { return nil }
-            let fault = s.faults[index]
-            if let remaining = fault.remaining {
-                if remaining <= 1 { s.faults.remove(at: index) } else { s.faults[index].remaining = remaining - 1 }
             }
-            return fault
         }
     }
 
@@ -53,12 +43,7 @@ extension IdentityProvider {
 
     /// Registers claims for the next matching token responses; returns them with their ID.
     package func addExtraClaims(_ extra: ExtraClaims) -> ExtraClaims {
-        controls.withLock { s in
-            var e = extra
-            e.id = s.newID()
-            s.extraClaims.append(e)
-            return e
-        }
+        controls.withLock { $0.register(extra, in: \.extraClaims) }
     }
 
     /// The claims every matching registration adds to one token response (later registrations win), each

@@ -52,12 +52,7 @@ package struct TamperFault: Sendable, Equatable {
 extension IdentityProvider {
     /// Registers `fault`; returns it with its ID.
     package func addTamperFault(_ fault: TamperFault) -> TamperFault {
-        controls.withLock { s in
-            var f = fault
-            f.id = s.newID()
-            s.tamperFaults.append(f)
-            return f
-        }
+        controls.withLock { $0.register(fault, in: \.tamperFaults) }
     }
 
     /// The tamper faults waiting, oldest first.
@@ -65,13 +60,6 @@ extension IdentityProvider {
 
     /// The defect of the oldest tamper fault matching a token of `kind` for `clientID`, counted as used.
     func takeDefect(kind: TokenKind, clientID: String, has: (String) -> Bool) -> TokenDefect? {
-        controls.withLock { s in
-            guard let index = s.tamperFaults.firstIndex(where: { $0.matches(kind: kind, clientID: clientID, has: has) }) else { return nil }
-            let fault = s.tamperFaults[index]
-            if let remaining = fault.remaining {
-                if remaining <= 1 { s.tamperFaults.remove(at: index) } else { s.tamperFaults[index].remaining = remaining - 1 }
-            }
-            return fault.defect
-        }
+        controls.withLock { s in s.take(from: \.tamperFaults) { $0.matches(kind: kind, clientID: clientID, has: has) }?.defect }
     }
 }

@@ -20,24 +20,42 @@ import MockIDPJOSE
 /// - `wrong-nonce`, `no-nonce`: the ID token's `nonce` replaced by another value, or left out.
 /// - `bad-c_hash`, `bad-at_hash`: the ID token's hash replaced by a well-formed hash of nothing it was issued with.
 /// - `wrong-azp`: the authorized party (`azp`; v1 access tokens' `appid`) is another client's GUID.
-package enum TokenDefect: String, CaseIterable, Sendable, Equatable {
+public enum TokenDefect: String, CaseIterable, Sendable, Equatable {
+    /// The RS256 signature with one bit flipped.
     case badSignature = "bad-signature"
+    /// `alg: none` and an empty signature.
     case algNone = "alg-none"
+    /// HS256, keyed with the published key's public PEM (key confusion).
     case hs256PublicKey = "hs256-public-key"
+    /// A `kid` that names no published key.
     case unknownKeyID = "unknown-kid"
+    /// No `kid` in the header.
     case noKeyID = "no-kid"
+    /// `iss` on another host.
     case wrongIssuer = "wrong-issuer"
+    /// `aud` of no app.
     case wrongAudience = "wrong-audience"
+    /// Another tenant's `tid` and issuer, validly signed.
     case wrongTenant = "wrong-tenant"
+    /// `exp` ten minutes in the past.
     case expired
+    /// `nbf` ten minutes in the future.
     case notYetValid = "not-yet-valid"
+    /// `iat` ten minutes in the future.
     case issuedInFuture = "issued-in-future"
+    /// No `iat`.
     case noIssuedAt = "no-iat"
+    /// No `sub`.
     case noSubject = "no-sub"
+    /// Another `nonce` (ID tokens with a nonce).
     case wrongNonce = "wrong-nonce"
+    /// No `nonce` (ID tokens with a nonce).
     case noNonce = "no-nonce"
+    /// A `c_hash` of nothing issued (hybrid ID tokens).
     case badCodeHash = "bad-c_hash"
+    /// An `at_hash` of nothing issued (ID tokens issued with an access token).
     case badAccessTokenHash = "bad-at_hash"
+    /// Another client as `azp` (v1 access tokens: `appid`).
     case wrongAuthorizedParty = "wrong-azp"
 
     /// The claim a token must carry for this defect to apply to it (an ID token's `nonce` and hashes); nil for
