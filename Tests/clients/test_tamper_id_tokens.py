@@ -1,7 +1,6 @@
 """ID-token defects through the front channel (hybrid `code id_token token` with headless sign-in), validated as a
 web app does it with authlib's OpenID Connect classes: signature (RS256 only), issuer, audience, lifetime, nonce,
 c_hash and at_hash. The clean response passes; each tamper fault makes the validation fail for its own reason."""
-import os
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -11,18 +10,8 @@ from authlib.jose.errors import JoseError
 from authlib.oidc.core import HybridIDToken
 from joserfc.errors import JoseError as JoserfcError
 
-from conftest import ALICE, CONTOSO, start_server, stop_server
-
-CI_APP = "8a7b6c5d-4e3f-4a1b-9c2d-3e4f5a6b7c8d"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-@pytest.fixture(scope="module")
-def ci_server():
-    s = start_server(extra_args=["--config", os.path.join(ROOT, "config/default.yaml"),
-                                 "--config", os.path.join(ROOT, "config/examples/headless-ci.yaml")])
-    yield s
-    assert stop_server(s) == 0
+from conftest import ALICE, CONTOSO
+from test_headless import CI_APP, ci_server  # noqa: F401 (the fixture: the default configuration with headless-ci.yaml)
 
 
 def session(server):
