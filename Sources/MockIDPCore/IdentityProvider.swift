@@ -22,6 +22,8 @@ public final class IdentityProvider: Sendable {
     /// The provider's clock (tests move it forward).
     package let clock: ProviderClock
     let random: RandomSource
+    /// Apps' service principal IDs, derived once each.
+    let servicePrincipals = ServicePrincipalIDs()
 
     /// A provider serving `configuration`, signing with the first of `signingKeys` and publishing all of them.
     package init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
@@ -90,7 +92,7 @@ public final class IdentityProvider: Sendable {
         TokenFactory(key: directory.activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
                      issuerBaseURL: context.issuerBaseURL,
                      lifetime: lifetime ?? directory.configuration.tokens.lifetime, random: random, directory: directory,
-                     claimsRequest: context.claims)
+                     servicePrincipals: servicePrincipals, claimsRequest: context.claims)
     }
 
     /// A factory for one token response of `clientID` (and `username`), carrying the control API's extra claims

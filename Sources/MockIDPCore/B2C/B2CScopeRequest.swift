@@ -14,7 +14,7 @@ struct B2CScopeRequest: Sendable {
     var wantsRefreshToken: Bool { openIDScopes.contains("offline_access") }
 
     init(_ scopeParameter: String, client: Application, tenant: Tenant, directory: Directory) throws(OAuthError) {
-        let scopes = scopeParameter.split(whereSeparator: { $0 == " " }).map(String.init)
+        let scopes = ScopeRequest.words(scopeParameter)
         requested = scopes
         var oidc = Set<String>()
         var audience: Application?

@@ -12,6 +12,8 @@ struct TokenFactory {
     let random: RandomSource
     /// For guests' home accounts.
     let directory: Directory
+    /// Apps' service principal IDs, derived once each.
+    let servicePrincipals: ServicePrincipalIDs
     /// The request's `claims` parameter: MFA and authentication contexts it asks for show in `amr` and `acrs`.
     var claimsRequest: ClaimsRequest?
     /// Claims from the control API, merged last.
@@ -231,7 +233,7 @@ struct TokenFactory {
         guard let resource = grant.applicationResource else { preconditionFailure("app tokens always name their API") }
         let opaque = OpaqueClaims(random)
         let version = resource.tokenVersion
-        let servicePrincipal = Self.servicePrincipalID(appID: grant.client.clientID, tenantID: tenant.id)
+        let servicePrincipal = servicePrincipals.id(appID: grant.client.clientID, tenantID: tenant.id)
         let issuedAt = grant.issuedAt
         let audience = audience(resource: resource, identifier: grant.applicationResourceIdentifier, version: version)
         let overrides = overrides(user: nil, overriding)
