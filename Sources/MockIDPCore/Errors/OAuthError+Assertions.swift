@@ -106,6 +106,15 @@ extension OAuthError {
                    reason: "the on-behalf-of assertion is not accepted: \(why)")
     }
 
+    /// Entra: AADSTS7000114 for an app-only token as the on-behalf-of assertion (Entra's error-code reference, added
+    /// after MicrosoftDocs/azure-docs issue 65279: "Application {appid} is not allowed to make application
+    /// on-behalf-of calls.").
+    package static func applicationOnBehalfOfNotAllowed(clientID: String) -> OAuthError {
+        OAuthError(error: "unauthorized_client", aadsts: 7000114,
+                   message: "Application '\(clientID)' is not allowed to make application on-behalf-of calls.",
+                   reason: "the on-behalf-of assertion is an app-only token (client credentials): there is no user to act for")
+    }
+
     /// Entra: AADSTS500133 (msgraph-sdk-dotnet issue 2551).
     package static func userAssertionExpired(now: Int, expiry: Int) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 500133,

@@ -40,8 +40,11 @@ extension IdentityProvider {
         guard audienceKey == client.clientID || client.identifierURIs.contains(where: { $0.lowercased() == audienceKey }) else {
             throw .userAssertionAudienceMismatch(audience, client: client)
         }
-        // An app-only token (client credentials) has no user to act for.
-        guard claims["idtyp"]?.stringValue != "app", claims["scp"]?.stringValue != nil,
+        // An app-only token (client credentials) has no user to act for: Entra refuses application on-behalf-of.
+        if claims["idtyp"]?.stringValue == "app" || (claims["scp"] == nil && claims["roles"] != nil) {
+            throw .applicationOnBehalfOfNotAllowed(clientID: client.clientID)
+        }
+        guard claims["scp"]?.stringValue != nil,
               let objectID = claims["oid"]?.stringValue else {
             throw .userAssertionNotAccepted("the assertion is not a user's delegated access token (no scp, or idtyp=app)")
         }
