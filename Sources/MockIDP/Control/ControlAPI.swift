@@ -74,6 +74,39 @@ extension EndpointHandlers {
         return nil
     }
 
+    /// The control API's answer to a state-changing call that a web page could have sent from another site; nil when it
+    /// could not. Without `--admin-token` the API trusts every loopback caller, and a browser on this machine is one: any
+    /// page it shows could POST a `text/plain` "simple request" (no CORS preflight) to `https://127.0.0.1:8443/_mockidp/…`
+    /// (cross-site request forgery). So a call that changes state must carry its body as `application/json` (which a page
+    /// can send cross-site only after a preflight this server never grants), and a browser's `Origin` or
+    /// `Sec-Fetch-Site` (Fetch Metadata) must say it came from this server's own origin. Test clients send neither
+    /// header. With `--admin-token` the bearer token, which a page cannot attach cross-site, already rules this out.
+    func crossSiteRefusal(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
+        guard options.adminToken == nil, request.method != "GET", request.method != "HEAD" else { return nil }
+        func refuse(_ reason: String) -> HTTPResponse {
+            controlError(.forbidden, "forbidden", "The control API refuses calls a web page could send from another site: \(reason).",
+                         reason: "a possible cross-site request: \(reason)")
+        }
+        if let origin = request.headers["Origin"] {
+            let own = context.baseURL.hasSuffix("/") ? String(context.baseURL.dropLast()) : context.baseURL
+            guard origin.lowercased() == own.lowercased() else {
+                return refuse("its Origin header (\(origin)) is not this server's origin (\(own))")
+            }
+        }
+        if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" || site == "same-site" {
+            return refuse("its Sec-Fetch-Site header says \(site)")
+        }
+        if !request.body.isEmpty {
+            let field = (request.headers["Content-Type"] ?? "").split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let mediaType = String(field.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
+            guard mediaType == "application/json" else {
+                return refuse(mediaType.isEmpty ? "its body has no Content-Type (send Content-Type: application/json)"
+                              : "its body is \(mediaType), not application/json")
+            }
+        }
+        return nil
+    }
+
     private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
         switch call {
         case .addUser, .addApp:
