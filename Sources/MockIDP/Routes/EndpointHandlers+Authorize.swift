@@ -49,6 +49,13 @@ extension EndpointHandlers {
     /// Sends the response to the client: a redirect with a query or fragment, or an auto-submitting form.
     func deliver(_ parameters: [(name: String, value: String)], to redirectURI: String, mode: ResponseMode,
                  cookies: [HTTPCookie] = []) -> HTTPResponse {
+        // Core never verifies such a URI; should one get here all the same, no browser is sent to it.
+        guard !RedirectURI.hasDangerousScheme(redirectURI) else {
+            var refused = HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                       body: Array("This server never redirects to a javascript:, data:, vbscript: or file: URI.".utf8))
+            refused.rejectionReason = "the redirect URI has a scheme a browser would run or read locally"
+            return refused
+        }
         var response: HTTPResponse
         switch mode {
         case .query:
@@ -60,6 +67,9 @@ extension EndpointHandlers {
             response = HTTPResponse.redirect(to: target + "#" + URLEncodedForm.encode(parameters))
         case .formPost:
             response = HTTPResponse.html(pages.render("form_post", ["action": redirectURI, "fields": Pages.fields(parameters)]))
+            // The page may submit its form to the redirect URI's origin only (its onload script stays allowed).
+            let target = RedirectURI.formActionSource(redirectURI) ?? "'none'"
+            response.headers["Content-Security-Policy"] = "form-action \(target); base-uri 'none'"
         }
         response.headers["Cache-Control"] = "no-store, no-cache"
         response.headers["Pragma"] = "no-cache"
