@@ -94,7 +94,7 @@ struct SignInFlow {
             if session != sessionID { provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }
             cookies.append(handlers.cookie(EndpointHandlers.sessionCookie, session, request: request))
         }
-        return handlers.deliver(parameters, to: validated.redirectURI, mode: validated.responseMode, cookies: cookies)
+        return handlers.deliver(parameters, to: validated.redirectURI, mode: validated.responseMode, cookies: cookies, context: context)
     }
 
     // MARK: pages

@@ -31,10 +31,24 @@ enum AccessHandler {
         let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
         context.requestsInFlight.wrappingAdd(1, ordering: .relaxed)
         let target = uri.flatMap { String(validatingCString: $0) }
+        if let uri { hideQuery(uri) }
         return Unmanaged.passRetained(PendingRequest(target: target)).toOpaque()
     }
 
-    static let handleRequest: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
+    /// Ends libmicrohttpd's copy of the query right after its '?', so that it parses no query parameters.
+    ///
+    /// libmicrohttpd stores each query parameter as a record in the connection's memory pool, right after this
+    /// callback ("log callback before we modify URI *or* args", connection.c, 0.9.75); a thousand of them exhaust the
+    /// pool, and it then cannot send even its own 431: the client got no answer at all. This server decodes the raw
+    /// target itself (`RequestTarget`, from the copy taken above), so libmicrohttpd's parameters were never used. The
+    /// request line lives in libmicrohttpd's read buffer, which is writable; `uri` is only declared `const`.
+    private static func hideQuery(_ uri: UnsafePointer<CChar>) {
+        guard let question = strchr(uri, Int32(UInt8(ascii: "?"))) else { return }
+        let first = UnsafeMutablePointer(mutating: question + 1)
+        if first.pointee != 0 { first.pointee = 0 }
+    }
+
+    static let handleRequest: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let cls, let connection, let method, let uploadDataSize, let requestState else { return .NO }
         let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
         let pending: PendingRequest
@@ -46,7 +60,54 @@ enum AccessHandler {
             requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
             context.requestsInFlight.wrappingAdd(1, ordering: .relaxed)
         }
+        if !pending.headersSeen, let refusal = framingRefusal(pending, connection, url: url, version: version) {
+            pending.headersSeen = true
+            reject(pending, method, status: refusal.status.rawValue, refusal.reason, context)
+            // Early answer: libmicrohttpd sends it and closes the connection, whose remaining bytes cannot be framed.
+            return queue(.text("\(refusal.status.reasonPhrase): \(refusal.reason)\n", status: refusal.status), on: connection, context)
+        }
         return handle(pending, connection, method, uploadData, uploadDataSize, context)
+    }
+
+    /// Why a request whose head just arrived cannot be answered normally (RFC 9112), or nil:
+    /// - a NUL byte in the request target (libmicrohttpd's C string would end there, and a shorter path be served): 400;
+    /// - a transfer coding other than `chunked` (`gzip`, `identity`, `gzip, chunked`): 501, as RFC 9112 §6.1 asks
+    ///   (libmicrohttpd would wait for a body it cannot frame until the connection times out);
+    /// - Content-Length fields that disagree (§6.3: unrecoverable framing, a request-smuggling vector): 400.
+    private static func framingRefusal(
+        _ pending: PendingRequest, _ connection: OpaquePointer, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+    ) -> (status: HTTPStatus, reason: String)? {
+        // libmicrohttpd ends the target with a NUL where the space before the version was, and `version` points just
+        // past it; a target that ends sooner held a NUL of its own.
+        if let url, let version, let target = pending.target {
+            let distance = url.distance(to: version)
+            if distance > 0, distance <= 1 << 24, distance != target.utf8.count + 1 {
+                return (.badRequest, "the request target contains a NUL byte")
+            }
+        }
+        let headers = headers(of: connection)
+        pending.headers = headers
+        var codings: [String] = []
+        var lengths: Set<String> = []
+        for (name, value) in headers {
+            if ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
+                codings += value.split(separator: ",").map { ASCII.lowercased($0.filter { $0 != " " && $0 != "\t" }) }.filter { !$0.isEmpty }
+            } else if ASCII.caseInsensitiveEquals(name, "Content-Length") {
+                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    lengths.insert(String(item.filter { $0 != " " && $0 != "\t" }))
+                }
+            }
+        }
+        if !codings.isEmpty, codings != ["chunked"] {
+            if let unknown = codings.first(where: { $0 != "chunked" }) {
+                return (.notImplemented, "the transfer coding '\(unknown)' is not supported (only chunked is)")
+            }
+            return (.badRequest, "chunked is applied more than once in Transfer-Encoding")
+        }
+        if lengths.count > 1 {
+            return (.badRequest, "the request has Content-Length fields that disagree (\(lengths.sorted().joined(separator: ", ")))")
+        }
+        return nil
     }
 
     static let endRequest: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
@@ -190,7 +251,7 @@ enum AccessHandler {
             method: String(cString: method),
             path: target.path,
             query: target.query,
-            headers: headers(of: connection),
+            headers: pending.headers ?? headers(of: connection),
             body: body,
             remoteAddress: remoteAddress(of: connection),
             isSecure: context.isSecure,
@@ -285,6 +346,15 @@ enum AccessHandler {
         if !(200...999).contains(response.status.rawValue) {
             context.logger.error("the responder answered with status \(response.status.rawValue), which cannot be sent; sending 500 instead")
             response = .text("Internal Server Error\n", status: .internalServerError)
+        }
+        // libmicrohttpd writes the status line and header fields into the connection's memory pool, beside the
+        // request's; header fields that do not fit there make it close the connection with no answer at all.
+        let responseHeaderBytes = response.headers.reduce(256) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+        let requestBytes = CMicroHTTPD_request_header_size(connection)
+            + 64 * Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)) + 2048
+        if responseHeaderBytes > context.connectionMemoryLimit - requestBytes {
+            context.logger.error("the response's header fields (\(responseHeaderBytes) bytes) do not fit in the connection's memory; sending 500 instead")
+            response = .text("Internal Server Error: the response's header fields are too large\n", status: .internalServerError)
         }
         let made: OpaquePointer? = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)

@@ -26,6 +26,8 @@ final class DaemonContext: Sendable {
     let logger: Logger
     let isSecure: Bool
     let maximumBodySize: Int
+    /// libmicrohttpd's memory per connection, which holds the request head and the response's header fields.
+    let connectionMemoryLimit: Int
     /// The bound port; 0 until the daemon reports it (a request could in theory arrive first).
     let localPort = Atomic<UInt16>(0)
     /// Requests whose request line has been read and that have not completed yet.
@@ -47,6 +49,7 @@ final class DaemonContext: Sendable {
         logger: Logger,
         isSecure: Bool,
         maximumBodySize: Int,
+        connectionMemoryLimit: Int = 64 * 1024,
         rejections: (@Sendable (HTTPRejection) -> Void)? = nil
     ) {
         self.rejections = rejections
@@ -54,5 +57,6 @@ final class DaemonContext: Sendable {
         self.logger = logger
         self.isSecure = isSecure
         self.maximumBodySize = maximumBodySize
+        self.connectionMemoryLimit = connectionMemoryLimit
     }
 }

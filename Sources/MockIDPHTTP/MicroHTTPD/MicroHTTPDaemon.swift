@@ -71,7 +71,7 @@ final class MicroHTTPDaemon: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
             // libmicrohttpd's default is 0, which never closes an idle or half-sent connection.
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: max(8192, configuration.connectionMemoryLimit), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
         ]
         if let tls = configuration.tls {
             flags |= MHD_USE_TLS.rawValue
@@ -93,6 +93,11 @@ final class MicroHTTPDaemon: @unchecked Sendable {
             throw .cannotListen(on: address.display, reason, listener: listener)
         }
         return started
+    }
+
+    /// The memory each connection gets (at least 8 KiB, whatever the configuration says).
+    static func connectionMemoryLimit(_ configuration: HTTPServer.Configuration) -> Int {
+        max(8192, configuration.connectionMemoryLimit)
     }
 
     /// Stops accepting: new connections are refused, open ones keep being served, and responses from now on
