@@ -194,25 +194,32 @@ enum AccessHandler {
         if let delay = response.delay, delay > .zero {
             response.delay = nil
             pending.delayedResponse = response
-            suspend(connection, for: delay, context)
-            return .YES
+            if suspend(connection, for: delay, context) { return .YES }
+            // Stopping: no connection may be suspended now, so the response goes out without its delay.
+            pending.delayedResponse = nil
         }
         return queue(response, on: connection, context)
     }
 
-    /// Suspends the connection and resumes it after `delay` from a timer, so no worker thread waits.
-    private static func suspend(_ connection: OpaquePointer, for delay: Duration, _ context: DaemonContext) {
+    /// Suspends the connection and resumes it after `delay` from a timer, so no worker thread waits. False when the
+    /// listener is stopping (`resumeAll` ran): libmicrohttpd aborts the process when it stops with a suspended connection.
+    private static func suspend(_ connection: OpaquePointer, for delay: Duration, _ context: DaemonContext) -> Bool {
         let id = context.nextSuspension.wrappingAdd(1, ordering: .relaxed).newValue
-        // Under the lock, so the timer cannot resume a connection that is not suspended yet.
-        context.suspended.withLock { table in
+        // Under the lock, so the timer cannot resume a connection that is not suspended yet, and `resumeAll` cannot
+        // run between the check and the suspension.
+        let suspended = context.suspended.withLock { table in
+            guard !context.suspensionsClosed.load(ordering: .relaxed) else { return false }
             table[id] = SuspendedConnection(connection: connection)
             MHD_suspend_connection(connection)
+            return true
         }
+        guard suspended else { return false }
         let (seconds, attoseconds) = delay.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
             resume(id, context)
         }
+        return true
     }
 
     /// Resumes one suspended connection, unless stopping already resumed it.
@@ -226,6 +233,8 @@ enum AccessHandler {
     /// Resumes every suspended connection at once (before the daemon stops: libmicrohttpd must not stop with any).
     static func resumeAll(_ context: DaemonContext) {
         context.suspended.withLock { table in
+            // A request that reaches its delay from now on is answered at once (`suspend`).
+            context.suspensionsClosed.store(true, ordering: .relaxed)
             for suspended in table.values { MHD_resume_connection(suspended.connection) }
             table.removeAll()
         }

@@ -41,6 +41,8 @@ final class DaemonContext: Sendable {
     /// Connections suspended while a delayed response waits, by suspension number; resumed by their timer or at stop.
     let suspended = Mutex<[Int: SuspendedConnection]>([:])
     let nextSuspension = Atomic<Int>(0)
+    /// Set (under `suspended`'s lock) when stopping resumes every connection: none may be suspended after that.
+    let suspensionsClosed = Atomic<Bool>(false)
     /// Told of every request the HTTP layer refuses itself.
     let rejections: (@Sendable (HTTPRejection) -> Void)?
 
