@@ -28,4 +28,19 @@ import Testing
         #expect(RedirectURI.formActionSource("msauth.com.contoso.mobile://auth") == "msauth.com.contoso.mobile:")
         #expect(RedirectURI.formActionSource("https://a.example;script-src *") == nil)
     }
+
+    @Test("a loopback URI matches on any real port, but never with a fragment or an impossible port",
+          arguments: ["http://localhost#frag", "http://localhost:8400/#x", "http://localhost:99999", "http://localhost:-1",
+                      "http://localhost:0", "http://localhost:+80", "http://127.0.0.1:65536/", "http://[::1]:123456"])
+    func loopbackImpossibleURIs(uri: String) {
+        #expect(RedirectURI.match(uri, registered: ["http://localhost", "http://127.0.0.1", "http://[::1]"]) == nil)
+    }
+
+    @Test("loopback URIs on real ports still match the registered one")
+    func loopbackPorts() {
+        #expect(RedirectURI.match("http://localhost:8400", registered: ["http://localhost"]) == "http://localhost")
+        #expect(RedirectURI.match("http://localhost:65535/", registered: ["http://localhost"]) == "http://localhost")
+        #expect(RedirectURI.match("http://127.0.0.1:1/cb", registered: ["http://127.0.0.1/cb"]) == "http://127.0.0.1/cb")
+        #expect(RedirectURI.match("http://[::1]:5000", registered: ["http://[::1]"]) == "http://[::1]")
+    }
 }

@@ -7,7 +7,10 @@ package enum RedirectURI {
     package static func match(_ candidate: String, registered: [String]) -> String? {
         guard !hasDangerousScheme(candidate) else { return nil }
         if registered.contains(candidate) { return candidate }
-        guard let asked = ParsedURL(candidate), asked.scheme == "http", isLoopback(asked.host) else { return nil }
+        // The port may differ only when the URI is one a browser can be sent to: no fragment (RFC 6749 §3.1.2) and a
+        // real port (1–65535, digits only), so `http://localhost:99999` or `http://localhost#x` matches nothing.
+        guard !candidate.contains("#"), let asked = ParsedURL(candidate), asked.scheme == "http", isLoopback(asked.host),
+              hasUsablePort(candidate, asked) else { return nil }
         for uri in registered {
             guard let r = ParsedURL(uri), r.scheme == "http", r.host == asked.host else { continue }
             // Entra: a registered URI without a path matches "/" too.
@@ -51,6 +54,12 @@ package enum RedirectURI {
         guard !host.isEmpty, host.allSatisfy({ allowed($0) || $0 == ":" }) else { return nil }
         if let port = parsed.port { guard (1...65535).contains(port) else { return nil } }
         return "\(parsed.scheme)://\(parsed.hostAndPort)"
+    }
+
+    /// Whether `parsed` (parsed from `uri`) has no port or one written in digits that a listener could use.
+    private static func hasUsablePort(_ uri: String, _ parsed: ParsedURL) -> Bool {
+        guard let port = parsed.port else { return true }
+        return (1...65535).contains(port) && uri.lowercased().contains("\(parsed.host):\(port)")
     }
 
     static func isLoopback(_ host: String) -> Bool {
