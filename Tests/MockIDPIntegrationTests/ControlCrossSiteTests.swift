@@ -44,6 +44,12 @@ import Testing
                 let r = try await Self.post(base, "faults", Self.fault, headers: json.merging(["Sec-Fetch-Site": site]) { a, _ in a })
                 try await Self.expectRefused(r, base, mentioning: "Sec-Fetch-Site")
             }
+            // DNS rebinding: the page's own name now points at 127.0.0.1, so Host and Origin agree, but name no host
+            // this server is known by.
+            let port = try #require(URLComponents(string: base)?.port)
+            let rebound = try await Self.post(base, "faults", Self.fault, headers: json.merging([
+                "Host": "attacker.example:\(port)", "Origin": "http://attacker.example:\(port)"]) { a, _ in a })
+            try await Self.expectRefused(rebound, base, mentioning: "not known by")
             // A page can send a bodiless POST too; its Origin gives it away.
             let reset = try await Self.post(base, "reset", nil, headers: ["Origin": "https://evil.example"])
             #expect(reset.status == 403)
@@ -57,6 +63,10 @@ import Testing
             let fault = try await Self.post(base, "faults", Self.fault, headers: json)
             #expect(fault.status == 201)
             let sameOrigin = json.merging(["Origin": base, "Sec-Fetch-Site": "same-origin"]) { a, _ in a }
+            let localhost = base.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            let byName = try await Self.post(base, "clock", #"{"advance":1}"#, headers: json.merging([
+                "Host": String(localhost.dropFirst("http://".count)), "Origin": localhost]) { a, _ in a })
+            #expect(byName.status == 200, "\(byName.text)")
             let clock = try await Self.post(base, "clock", #"{"advance":1}"#, headers: sameOrigin)
             #expect(clock.status == 200)
             let rotate = try await Self.post(base, "keys/rotate", nil, headers: [:])

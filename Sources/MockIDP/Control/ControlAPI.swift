@@ -92,6 +92,15 @@ extension EndpointHandlers {
             guard origin.lowercased() == own.lowercased() else {
                 return refuse("its Origin header (\(origin)) is not this server's origin (\(own))")
             }
+            // DNS rebinding: a page of attacker.example whose name now resolves to 127.0.0.1 is "same origin" by the
+            // Host header alone, so a page's origin must also name a host this server is known by.
+            let unbracketed = { (name: String) in name.lowercased().filter { $0 != "[" && $0 != "]" } }
+            var known: Set<String> = ["localhost", "127.0.0.1", "::1", unbracketed(options.host)]
+            known.formUnion(provider.snapshot().configuration.servedHostNames.map(unbracketed))
+            if let publicURL = options.publicURL { known.insert(unbracketed(HostHeader.hostName(of: publicURL))) }
+            guard known.contains(unbracketed(HostHeader.hostName(of: origin))) else {
+                return refuse("its Origin (\(origin)) names a host this server is not known by (DNS rebinding?)")
+            }
         }
         if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" || site == "same-site" {
             return refuse("its Sec-Fetch-Site header says \(site)")
