@@ -8,8 +8,10 @@ import Logging
 /// The callbacks are `static let`s of a non-isolated type (never closures in `main.swift`, which Swift 6 would
 /// isolate to the main actor and trap on a worker thread). Their `cls` is the listener's `DaemonContext`; a
 /// request's `*con_cls` is its retained `PendingRequest`. The protocol, per request:
-/// 1. URI log callback: the request line is in; keep the raw target, count the request as in flight.
-/// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over 16 times the limit.
+/// 1. URI log callback: the request line is in; keep the raw target, count the request as in flight, and end
+///    libmicrohttpd's own copy of the query (`hideQuery`).
+/// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over 16 times the limit,
+///    and 400/501 when the request cannot be framed or read (`framingRefusal`).
 ///    Queueing a response here would make libmicrohttpd close the connection after it, so keep-alive needs step 4.
 /// 3. Calls with upload data: append to the body (or drop it past the limit), mark it consumed.
 /// 4. Last call (no upload data): build the `HTTPRequest`, call the responder, queue its response.
@@ -48,7 +50,8 @@ enum AccessHandler {
         if first.pointee != 0 { first.pointee = 0 }
     }
 
-    static let handleRequest: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
+    static let handleRequest: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let cls, let connection, let method, let uploadDataSize, let requestState else { return .NO }
         let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
         let pending: PendingRequest
@@ -91,7 +94,9 @@ enum AccessHandler {
         var lengths: Set<String> = []
         for (name, value) in headers {
             if ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
-                codings += value.split(separator: ",").map { ASCII.lowercased($0.filter { $0 != " " && $0 != "\t" }) }.filter { !$0.isEmpty }
+                codings += value.split(separator: ",")
+                    .map { ASCII.lowercased($0.filter { $0 != " " && $0 != "\t" }) }
+                    .filter { !$0.isEmpty }
             } else if ASCII.caseInsensitiveEquals(name, "Content-Length") {
                 for item in value.split(separator: ",", omittingEmptySubsequences: false) {
                     lengths.insert(String(item.filter { $0 != " " && $0 != "\t" }))
