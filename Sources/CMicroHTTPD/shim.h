@@ -39,6 +39,13 @@ static inline const struct sockaddr *CMicroHTTPD_client_address(struct MHD_Conne
     return i ? i->client_addr : NULL;
 }
 
+/// The size in bytes of the request line and header fields of the connection's current request; 0 when unknown.
+static inline size_t CMicroHTTPD_request_header_size(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return i ? i->header_size : 0;
+}
+
 /// Sets the idle timeout (seconds) of one connection.
 static inline enum MHD_Result CMicroHTTPD_set_connection_timeout(struct MHD_Connection *c, unsigned int seconds)
 {

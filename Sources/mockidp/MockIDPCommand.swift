@@ -88,6 +88,7 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
         if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Self.checkPublicURL(url) }
+        if let token = adminToken, let problem = MockIdentityProviderServer.adminTokenProblem(token) { throw ValidationError(problem) }
         if let p = environment("MOCKIDP_PORT"), port.isEmpty {
             for item in p.split(separator: ",") where UInt16(item) == nil {
                 throw ValidationError("MOCKIDP_PORT must be a comma-separated list of ports, got '\(p)'")

@@ -78,6 +78,29 @@ import Testing
         #expect(try Self.run(["serve", "--public-url", "ftp://x"]).status == 64)
     }
 
+    @Test("an empty --admin-token is a bad command line (64), never an empty bearer token that lets everyone in")
+    func emptyAdminToken() throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for token in ["", "  "] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Self.binary)
+            p.arguments = ["serve", "--no-tls", "--port", "0", "--state-dir", dir, "--admin-token", token]
+            let err = Pipe()
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = err
+            try p.run()
+            // Before the fix the server started and served; do not wait for it forever.
+            let deadline = Date().addingTimeInterval(10)
+            while p.isRunning, Date() < deadline { usleep(10_000) }
+            if p.isRunning { p.terminate() }
+            p.waitUntilExit()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(p.terminationStatus == 64, "'\(token)': \(stderr)")
+            #expect(stderr.contains("--admin-token must not be empty"), "\(stderr)")
+        }
+    }
+
     @Test("config check reports FILE:LINE: PATH: reason and exits 78; a good file exits 0")
     func configCheck() throws {
         let dir = Self.temporaryDirectory()

@@ -74,6 +74,48 @@ extension EndpointHandlers {
         return nil
     }
 
+    /// The control API's answer to a state-changing call that a web page could have sent from another site; nil when it
+    /// could not. Without `--admin-token` the API trusts every loopback caller, and a browser on this machine is one: any
+    /// page it shows could POST a `text/plain` "simple request" (no CORS preflight) to `https://127.0.0.1:8443/_mockidp/…`
+    /// (cross-site request forgery). So a call that changes state must carry its body as `application/json` (which a page
+    /// can send cross-site only after a preflight this server never grants), and a browser's `Origin` or
+    /// `Sec-Fetch-Site` (Fetch Metadata) must say it came from this server's own origin. Test clients send neither
+    /// header. With `--admin-token` the bearer token, which a page cannot attach cross-site, already rules this out.
+    func crossSiteRefusal(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
+        guard options.adminToken == nil, request.method != "GET", request.method != "HEAD" else { return nil }
+        func refuse(_ reason: String) -> HTTPResponse {
+            controlError(.forbidden, "forbidden", "The control API refuses calls a web page could send from another site: \(reason).",
+                         reason: "a possible cross-site request: \(reason)")
+        }
+        if let origin = request.headers["Origin"] {
+            let own = context.baseURL.hasSuffix("/") ? String(context.baseURL.dropLast()) : context.baseURL
+            guard origin.lowercased() == own.lowercased() else {
+                return refuse("its Origin header (\(origin)) is not this server's origin (\(own))")
+            }
+            // DNS rebinding: a page of attacker.example whose name now resolves to 127.0.0.1 is "same origin" by the
+            // Host header alone, so a page's origin must also name a host this server is known by.
+            let unbracketed = { (name: String) in name.lowercased().filter { $0 != "[" && $0 != "]" } }
+            var known: Set<String> = ["localhost", "127.0.0.1", "::1", unbracketed(options.host)]
+            known.formUnion(provider.snapshot().configuration.servedHostNames.map(unbracketed))
+            if let publicURL = options.publicURL { known.insert(unbracketed(HostHeader.hostName(of: publicURL))) }
+            guard known.contains(unbracketed(HostHeader.hostName(of: origin))) else {
+                return refuse("its Origin (\(origin)) names a host this server is not known by (DNS rebinding?)")
+            }
+        }
+        if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" || site == "same-site" {
+            return refuse("its Sec-Fetch-Site header says \(site)")
+        }
+        if !request.body.isEmpty {
+            let field = (request.headers["Content-Type"] ?? "").split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let mediaType = String(field.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
+            guard mediaType == "application/json" else {
+                return refuse(mediaType.isEmpty ? "its body has no Content-Type (send Content-Type: application/json)"
+                              : "its body is \(mediaType), not application/json")
+            }
+        }
+        return nil
+    }
+
     private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
         switch call {
         case .addUser, .addApp:
@@ -147,6 +189,7 @@ extension EndpointHandlers {
             }
             let app = try ConfigurationLoader.decodeApp(text: text, fileName: "request body", baseDirectory: ".", tenantID: tenant.id,
                                                         joining: provider.snapshot().configuration)
+            if let refusal = dangerousRedirectURIs(app.redirectURIs, text: text) { return refusal }
             provider.upsertApp(app, tenant: tenant.id)
             return controlJSON(.object(["tenant": .string(tenant.id), "clientId": .string(app.clientID),
                                         "type": .string(app.type.rawValue)]), status: .created)
@@ -162,6 +205,28 @@ extension EndpointHandlers {
             r.rejectionReason = "the \(what) in the body is not valid: \(summary)"
             return r
         }
+    }
+
+    /// The 400 for an app whose redirect URIs include a scripting or local scheme (`javascript:`, `data:`, `vbscript:`,
+    /// `file:`), in the shape of the other problems with an app; nil when there is none. A response sent to such a URI
+    /// would run script in this server's origin, so the app is never registered.
+    private func dangerousRedirectURIs(_ uris: [String], text: String) -> HTTPResponse? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let problems: [(path: String, line: Int, reason: String)] = uris.enumerated().compactMap { index, uri in
+            guard RedirectURI.hasDangerousScheme(uri) else { return nil }
+            let line = (lines.firstIndex { $0.contains(uri) } ?? 0) + 1
+            return ("redirectUris[\(index)]", line,
+                    "'\(uri)' has a scheme a browser runs or reads locally (javascript:, data:, vbscript:, file:); use https, "
+                        + "http on loopback, or the app's own scheme")
+        }
+        guard !problems.isEmpty else { return nil }
+        let summary = problems.map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
+        var r = HTTPResponse.json(JSONValue.object([
+            "error": "invalid_request", "error_description": .string("The app is not valid: \(summary)"),
+            "problems": .array(problems.map { .object(["path": .string($0.path), "line": .int($0.line), "reason": .string($0.reason)]) }),
+        ]).serialized(), status: .badRequest)
+        r.rejectionReason = "the app in the body is not valid: \(summary)"
+        return r
     }
 
     /// Compares secrets in time independent of where they differ.

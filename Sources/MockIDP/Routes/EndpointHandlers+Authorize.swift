@@ -46,20 +46,36 @@ extension EndpointHandlers {
         }
     }
 
+    /// The longest `Location` a redirect to the client may have. A longer one (a huge `state` echoed back) would not fit
+    /// in the connection's memory beside the request that brought it, and browsers and the client's own server refuse
+    /// such URLs too; Entra answers AADSTS90015 on its page instead.
+    static let maximumRedirectLength = 16 * 1024
+
     /// Sends the response to the client: a redirect with a query or fragment, or an auto-submitting form.
     func deliver(_ parameters: [(name: String, value: String)], to redirectURI: String, mode: ResponseMode,
-                 cookies: [HTTPCookie] = []) -> HTTPResponse {
+                 cookies: [HTTPCookie] = [], context: RequestContext) -> HTTPResponse {
+        // Core never verifies such a URI; should one get here all the same, no browser is sent to it.
+        guard !RedirectURI.hasDangerousScheme(redirectURI) else {
+            var refused = HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                       body: Array("This server never redirects to a javascript:, data:, vbscript: or file: URI.".utf8))
+            refused.rejectionReason = "the redirect URI has a scheme a browser would run or read locally"
+            return refused
+        }
         var response: HTTPResponse
         switch mode {
-        case .query:
+        case .query, .fragment:
             let target = RedirectURI.responseTarget(redirectURI)
-            let separator = target.contains("?") ? "&" : "?"
-            response = HTTPResponse.redirect(to: target + separator + URLEncodedForm.encode(parameters))
-        case .fragment:
-            let target = RedirectURI.responseTarget(redirectURI)
-            response = HTTPResponse.redirect(to: target + "#" + URLEncodedForm.encode(parameters))
+            let separator = mode == .fragment ? "#" : target.contains("?") ? "&" : "?"
+            let location = target + separator + URLEncodedForm.encode(parameters)
+            guard location.utf8.count <= Self.maximumRedirectLength else {
+                return errorPage(.queryStringTooLong(length: location.utf8.count, limit: Self.maximumRedirectLength), context: context)
+            }
+            response = HTTPResponse.redirect(to: location)
         case .formPost:
             response = HTTPResponse.html(pages.render("form_post", ["action": redirectURI, "fields": Pages.fields(parameters)]))
+            // The page may submit its form to the redirect URI's origin only (its onload script stays allowed).
+            let target = RedirectURI.formActionSource(redirectURI) ?? "'none'"
+            response.headers["Content-Security-Policy"] = "form-action \(target); base-uri 'none'"
         }
         response.headers["Cache-Control"] = "no-store, no-cache"
         response.headers["Pragma"] = "no-cache"
@@ -110,6 +126,10 @@ extension EndpointHandlers {
             var location = target
             if let state = value("state") {
                 location += (target.contains("?") ? "&" : "?") + URLEncodedForm.encode([("state", state)])
+            }
+            if location.utf8.count > Self.maximumRedirectLength {
+                return errorPage(.queryStringTooLong(length: location.utf8.count, limit: Self.maximumRedirectLength),
+                                 context: context(request))
             }
             var r = HTTPResponse.redirect(to: location)
             r.headers.add("Set-Cookie", clear.setCookieHeaderValue)

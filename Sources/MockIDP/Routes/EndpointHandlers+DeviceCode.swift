@@ -59,9 +59,9 @@ extension EndpointHandlers {
                 logger.debug("device sign-in page: \(error.reason)")
                 return signInPage(fields["username"], error: "Your account or password is incorrect.")
             case .success(let (user, tenant)):
-                let id = session ?? provider.newSessionID()
+                let id = provider.sessionForSignIn(session)
                 provider.addToSession(id, user: user, tenant: tenant, authTime: provider.clock.now())
-                return done(user, tenant, newSession: session == nil ? id : nil)
+                return done(user, tenant, newSession: id == session ? nil : id)
             }
         case "pick":
             let username = (fields["username"] ?? "").lowercased()

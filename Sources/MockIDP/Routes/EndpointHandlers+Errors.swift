@@ -28,7 +28,7 @@ extension EndpointHandlers {
         case .page:
             response = HTTPResponse.html(pages.render("error", report.pageValues), status: .badRequest)
         case .redirect(let redirectURI, let mode, let state):
-            response = deliver(report.redirectParameters(state: state), to: redirectURI, mode: mode)
+            response = deliver(report.redirectParameters(state: state), to: redirectURI, mode: mode, context: context)
         }
         logger.debug("rejected: \(error.reason)")
         response.rejectionReason = error.reason

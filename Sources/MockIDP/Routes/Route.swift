@@ -64,12 +64,14 @@ struct Route: Sendable {
         }
     }
 
-    /// Runs the middleware, then the handler: the control API's access rule; the dialect; the host refusal (a
+    /// Runs the middleware, then the handler: the control API's access rule and its cross-site refusal; the dialect; the host refusal (a
     /// tenant of another cloud is not found there, whatever fault waits); an injected fault; then the endpoint.
     /// (The request log is the edge's, around all of it: `Routes.respond`.)
     func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ context: RequestContext,
                  _ handlers: EndpointHandlers) -> HTTPResponse {
-        if controlAccess, let refusal = handlers.controlAccessRefusal(request) { return refusal }
+        if controlAccess, let refusal = handlers.controlAccessRefusal(request) ?? handlers.crossSiteRefusal(request, context: context) {
+            return refusal
+        }
         var context = context
         if policySource != nil {
             // The dialect, decided once: everything below reads `context.dialect`.

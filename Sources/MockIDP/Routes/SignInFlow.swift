@@ -26,7 +26,7 @@ struct SignInFlow {
             return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         case .headlessSignIn(let user, let tenant):
             let now = provider.clock.now()
-            let session = sessionID ?? provider.newSessionID()
+            let session = provider.sessionForSignIn(sessionID)
             provider.addToSession(session, user: user, tenant: tenant, authTime: now)
             return complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
         case .loginRequired:
@@ -51,7 +51,7 @@ struct SignInFlow {
                 return signInPage(username: username, error: message, offerSessionAccounts: false)
             case .success(let (user, tenant)):
                 let now = provider.clock.now()
-                let session = sessionID ?? provider.newSessionID()
+                let session = provider.sessionForSignIn(sessionID)
                 provider.addToSession(session, user: user, tenant: tenant, authTime: now)
                 if validated.prompt == .consent { return consentPage(for: user, newSession: session) }
                 return complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
@@ -81,7 +81,7 @@ struct SignInFlow {
     /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
     func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false,
                   newUser: Bool = false) -> HTTPResponse {
-        let session = sessionID ?? provider.newSessionID()
+        let session = provider.sessionForSignIn(sessionID)
         let parameters: [(name: String, value: String)]
         switch provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
                                   sessionID: GUID.derived(from: "session:\(session)"), newUser: newUser, context: context) {
@@ -90,11 +90,11 @@ struct SignInFlow {
             return handlers.deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
         }
         var cookies: [HTTPCookie] = []
-        if setSession || sessionID == nil {
-            if sessionID == nil { provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }
+        if setSession || session != sessionID {
+            if session != sessionID { provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }
             cookies.append(handlers.cookie(EndpointHandlers.sessionCookie, session, request: request))
         }
-        return handlers.deliver(parameters, to: validated.redirectURI, mode: validated.responseMode, cookies: cookies)
+        return handlers.deliver(parameters, to: validated.redirectURI, mode: validated.responseMode, cookies: cookies, context: context)
     }
 
     // MARK: pages

@@ -19,6 +19,7 @@ public final class MockIdentityProviderServer: Sendable {
     /// Loads or creates keys and certificates, and prepares (does not start) the listeners.
     public init(configuration: IdentityProviderConfiguration, options: ServerOptions, logger: Logger,
                 clock: ProviderClock = .system()) throws(MockIDPError) {
+        if let token = options.adminToken, let problem = Self.adminTokenProblem(token) { throw MockIDPError(problem) }
         self.options = options
         self.logger = logger
         let state = StateDirectory(path: options.stateDirectory)
@@ -62,6 +63,13 @@ public final class MockIdentityProviderServer: Sendable {
 
     /// The local CA clients must trust, as PEM (nil with `--no-tls`).
     public var caCertificatePath: String? { options.tls ? stateDirectory.caCertificatePath : nil }
+
+    /// Why `token` cannot be the control API's admin token, or nil when it can. An empty (or blank) token would let
+    /// every caller in with an empty `Authorization: Bearer`, or lock everyone out; either way it is a mistake.
+    public static func adminTokenProblem(_ token: String) -> String? {
+        guard token.allSatisfy(\.isWhitespace) else { return nil }
+        return "--admin-token must not be empty: give the token callers send as Authorization: Bearer TOKEN, or leave the flag out"
+    }
 
     /// The names the TLS certificate must carry: loopback, the listen address, the `--public-url` host and every
     /// host the configuration serves (`IdentityProviderConfiguration.servedHostNames`).

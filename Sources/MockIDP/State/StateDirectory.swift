@@ -19,6 +19,7 @@ public struct StateDirectory: Sendable {
         static let serverKey = "server-key.pem"
         static let signingKey = "signing-key.pem"
         static let signingCertificate = "signing-cert.pem"
+        static let lock = ".lock"
     }
 
     /// The CA certificate clients trust (`<state-dir>/ca.pem`).
@@ -39,6 +40,21 @@ public struct StateDirectory: Sendable {
         } catch {
             throw StateDirectoryError("cannot create the state directory \(path): \(error.localizedDescription)")
         }
+    }
+
+    /// Runs `body` holding an exclusive `flock(2)` on `<state-dir>/.lock`, so that two processes starting at once on
+    /// one new directory (`serve` twice, or `serve` and `token`) create its keys once and both use them, instead of each
+    /// publishing a key of its own. The lock ends with the process, also when it crashes.
+    func withLock<Result>(_ body: () throws(StateDirectoryError) -> Result) throws(StateDirectoryError) -> Result {
+        let lockPath = url(File.lock)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StateDirectoryError("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw StateDirectoryError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
     }
 
     func read(_ name: String) -> String? {
@@ -65,17 +81,36 @@ public struct StateDirectory: Sendable {
     /// `serve` and `token` on the same directory sign with the same key.
     public func signingKey() throws(StateDirectoryError) -> SigningKey {
         try ensureExists()
-        if let keyPEM = read(File.signingKey), let certPEM = read(File.signingCertificate) {
-            do {
-                return SigningKey(privateKey: try PrivateKey(pem: keyPEM), certificate: try Certificate(pem: certPEM))
-            } catch {
+        return try withLock { () throws(StateDirectoryError) -> SigningKey in try loadOrCreateSigningKey() }
+    }
+
+    private func loadOrCreateSigningKey() throws(StateDirectoryError) -> SigningKey {
+        if let keyPEM = read(File.signingKey) {
+            let privateKey: PrivateKey
+            do { privateKey = try PrivateKey(pem: keyPEM) } catch {
                 throw StateDirectoryError("the signing key in \(path) cannot be read (\(error)); delete the folder for fresh keys")
+            }
+            if let certPEM = read(File.signingCertificate), let certificate = try? Certificate(pem: certPEM),
+               Self.same(certificate.publicKey, privateKey.publicKey) {
+                return SigningKey(privateKey: privateKey, certificate: certificate)
+            }
+            // The key without its certificate (a crash between the two writes): certify the key that is there.
+            do {
+                let certificate = try Certificate.selfSigned(key: privateKey, commonName: "accounts.accesscontrol.windows.net",
+                                                             validityDays: 3650)
+                try write(File.signingCertificate, certificate.pem, secret: false)
+                return SigningKey(privateKey: privateKey, certificate: certificate)
+            } catch let error as StateDirectoryError {
+                throw error
+            } catch {
+                throw StateDirectoryError("cannot certify the signing key in \(path): \(error)")
             }
         }
         do {
             let key = try SigningKey.generate()
-            try write(File.signingKey, try key.privateKey.pkcs8PEM, secret: true)
+            // The certificate first: a crash before the key is written leaves no key, and the next start makes both.
             try write(File.signingCertificate, key.certificate.pem, secret: false)
+            try write(File.signingKey, try key.privateKey.pkcs8PEM, secret: true)
             return key
         } catch let error as StateDirectoryError {
             throw error
@@ -88,10 +123,20 @@ public struct StateDirectory: Sendable {
     /// certificate naming every host; re-issued by the same CA when the names change or it nears expiry.
     func tlsIdentity(dnsNames: [String], ipAddresses: [String], now: Int) throws(StateDirectoryError) -> (chainPEM: String, keyPEM: String) {
         try ensureExists()
+        return try withLock { () throws(StateDirectoryError) -> (chainPEM: String, keyPEM: String) in
+            try loadOrCreateTLSIdentity(dnsNames: dnsNames, ipAddresses: ipAddresses, now: now)
+        }
+    }
+
+    private func loadOrCreateTLSIdentity(dnsNames: [String], ipAddresses: [String], now: Int) throws(StateDirectoryError)
+        -> (chainPEM: String, keyPEM: String) {
         do {
             let (ca, caKey) = try certificateAuthority()
+            // The certificate must be for the key beside it: a crash between writing a new key and its certificate
+            // leaves an older certificate that TLS would refuse to pair with the key.
             if let certPEM = read(File.serverCertificate), let keyPEM = read(File.serverKey),
                let leaf = try? Certificate(pem: certPEM), leaf.isIssued(by: ca),
+               let key = try? PrivateKey(pem: keyPEM), Self.same(leaf.publicKey, key.publicKey),
                Set(leaf.subjectAlternativeNames) == Set(dnsNames + ipAddresses), leaf.notAfter > now + 86400 * 7 {
                 return (certPEM, keyPEM)
             }
@@ -111,9 +156,17 @@ public struct StateDirectory: Sendable {
         }
     }
 
+    /// Whether two public keys are the same key (a certificate is for the private key beside it).
+    private static func same(_ a: PublicKey, _ b: PublicKey) -> Bool {
+        guard let x = try? a.pem, let y = try? b.pem else { return false }
+        return x == y
+    }
+
     private func certificateAuthority() throws -> (Certificate, PrivateKey) {
         if let certPEM = read(File.caCertificate), let keyPEM = read(File.caKey) {
-            return (try Certificate(pem: certPEM), try PrivateKey(pem: keyPEM))
+            let ca = try Certificate(pem: certPEM), key = try PrivateKey(pem: keyPEM)
+            if Self.same(ca.publicKey, key.publicKey) { return (ca, key) }
+            // A CA key whose certificate was never written (a crash): start the CA afresh; nothing trusts it yet.
         }
         let key = try PrivateKey.generateECP256()
         let identifier = Base64URL.encode(SecureRandom.bytes(6))

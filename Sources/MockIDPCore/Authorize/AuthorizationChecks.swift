@@ -123,7 +123,7 @@ package struct AuthorizationChecks {
                 throw .errorPage(.unregisteredRedirectURI(asked, clientID: client.clientID))
             }
             redirectURI = asked
-        } else if client.redirectURIs.count == 1, let only = client.redirectURIs.first {
+        } else if client.redirectURIs.count == 1, let only = client.redirectURIs.first, !RedirectURI.hasDangerousScheme(only) {
             // Entra: without redirect_uri the app's only registered one is used.
             redirectURI = only
         } else {

@@ -27,6 +27,9 @@ extension ExpiringStore where Value == BrowserSession {
         return s.accounts
     }
 
+    /// Whether `id` names a session this store created and that has not expired.
+    func holds(_ id: String, now: Int) -> Bool { self[id].map { $0.expiresAt > now } ?? false }
+
     /// Puts `account` first in the session (creating or renewing it).
     mutating func add(_ account: SessionAccount, to id: String, now: Int) {
         var s = self[id].flatMap { $0.expiresAt > now ? $0 : nil } ?? BrowserSession(accounts: [], expiresAt: now)

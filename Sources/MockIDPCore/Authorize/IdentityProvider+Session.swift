@@ -21,6 +21,16 @@ extension IdentityProvider {
     /// A new, unguessable browser session ID.
     package func newSessionID() -> String { Base64URL.encode(random.bytes(32)) }
 
+    /// The session a successful sign-in joins: `presented` (the browser's session cookie) only when this server created
+    /// that session and still holds it, otherwise a new ID. A session ID chosen by someone else is never adopted, so an
+    /// attacker who plants a cookie cannot later use it to act as the user who signed in (session fixation, OWASP ASVS
+    /// 3.2.1).
+    package func sessionForSignIn(_ presented: String?) -> String {
+        let now = clock.now()
+        if let presented, sessions.withLock({ $0.holds(presented, now: now) }) { return presented }
+        return newSessionID()
+    }
+
     /// Records that `user` signed in within the browser session `sessionID`.
     package func addToSession(_ sessionID: String, user: User, tenant: Tenant, authTime: Int) {
         let now = clock.now()

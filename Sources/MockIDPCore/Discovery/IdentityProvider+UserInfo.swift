@@ -2,6 +2,17 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// `/oidc/userinfo`: the signed-in user's profile for an access token this provider issued to a user.
+    /// The audiences of Microsoft Graph access tokens: its app ID, and its resource URI in every cloud (with or
+    /// without the trailing slash a v1 resource may carry).
+    static let graphAudiences: Set<String> = {
+        var audiences: Set<String> = ["00000003-0000-0000-c000-000000000000"]
+        for graph in Cloud.all.map(\.graphResource) + ["https://dod-graph.microsoft.us"] {
+            audiences.insert(graph)
+            audiences.insert(graph + "/")
+        }
+        return audiences
+    }()
+
     package func userInfo(bearerToken: String?) -> Result<JSONValue, OAuthError> {
         guard let bearerToken else { return .failure(.invalidAccessToken("no bearer token")) }
         guard let jws = try? CompactJWS(bearerToken) else { return .failure(.invalidAccessToken("the token is not a JWT")) }
@@ -12,6 +23,11 @@ extension IdentityProvider {
         }
         let claims = jws.payload
         guard let exp = claims["exp"]?.intValue, exp > clock.now() else { return .failure(.invalidAccessToken("the token has expired")) }
+        // Entra: userinfo is part of Microsoft Graph and takes only access tokens whose audience is Graph; a token for
+        // another API (or an ID token) gets 401 (learn.microsoft.com, "Microsoft identity platform UserInfo endpoint").
+        guard let audience = claims["aud"]?.stringValue, Self.graphAudiences.contains(audience.lowercased()) else {
+            return .failure(.invalidAccessToken("the token's audience is not Microsoft Graph"))
+        }
         guard claims["scp"] != nil, let oid = claims["oid"]?.stringValue, let tid = claims["tid"]?.stringValue,
               let tenant = directory.tenant(tid), let user = directory.user(objectID: oid, in: tenant) else {
             return .failure(.invalidAccessToken("the token does not belong to a signed-in user"))

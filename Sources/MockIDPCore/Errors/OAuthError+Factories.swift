@@ -267,6 +267,13 @@ extension OAuthError {
                    mayRedirect: true, reason: "the user pressed Cancel on the consent page")
     }
 
+    /// Entra: AADSTS90015 QueryStringTooLong (Entra's error-code reference). Sent on the error page when the response
+    /// to the redirect URI (mostly the `state` the client sent) would be longer than a redirect can carry.
+    package static func queryStringTooLong(length: Int, limit: Int) -> OAuthError {
+        OAuthError(error: "invalid_request", aadsts: 90015, message: "Requested query string is too long.",
+                   reason: "the redirect to the client would be \(length) bytes long, more than \(limit) (a very long state?)")
+    }
+
     package static func formTokenMismatch() -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 90013,
                    message: "Invalid input received from the user: the sign-in form expired or was not sent by this server's page.",

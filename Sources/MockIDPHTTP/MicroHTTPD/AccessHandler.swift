@@ -8,8 +8,10 @@ import Logging
 /// The callbacks are `static let`s of a non-isolated type (never closures in `main.swift`, which Swift 6 would
 /// isolate to the main actor and trap on a worker thread). Their `cls` is the listener's `DaemonContext`; a
 /// request's `*con_cls` is its retained `PendingRequest`. The protocol, per request:
-/// 1. URI log callback: the request line is in; keep the raw target, count the request as in flight.
-/// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over 16 times the limit.
+/// 1. URI log callback: the request line is in; keep the raw target, count the request as in flight, and end
+///    libmicrohttpd's own copy of the query (`hideQuery`).
+/// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over 16 times the limit,
+///    and 400/501 when the request cannot be framed or read (`framingRefusal`).
 ///    Queueing a response here would make libmicrohttpd close the connection after it, so keep-alive needs step 4.
 /// 3. Calls with upload data: append to the body (or drop it past the limit), mark it consumed.
 /// 4. Last call (no upload data): build the `HTTPRequest`, call the responder, queue its response.
@@ -31,10 +33,25 @@ enum AccessHandler {
         let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
         context.requestsInFlight.wrappingAdd(1, ordering: .relaxed)
         let target = uri.flatMap { String(validatingCString: $0) }
+        if let uri { hideQuery(uri) }
         return Unmanaged.passRetained(PendingRequest(target: target)).toOpaque()
     }
 
-    static let handleRequest: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
+    /// Ends libmicrohttpd's copy of the query right after its '?', so that it parses no query parameters.
+    ///
+    /// libmicrohttpd stores each query parameter as a record in the connection's memory pool, right after this
+    /// callback ("log callback before we modify URI *or* args", connection.c, 0.9.75); a thousand of them exhaust the
+    /// pool, and it then cannot send even its own 431: the client got no answer at all. This server decodes the raw
+    /// target itself (`RequestTarget`, from the copy taken above), so libmicrohttpd's parameters were never used. The
+    /// request line lives in libmicrohttpd's read buffer, which is writable; `uri` is only declared `const`.
+    private static func hideQuery(_ uri: UnsafePointer<CChar>) {
+        guard let question = strchr(uri, Int32(UInt8(ascii: "?"))) else { return }
+        let first = UnsafeMutablePointer(mutating: question + 1)
+        if first.pointee != 0 { first.pointee = 0 }
+    }
+
+    static let handleRequest: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let cls, let connection, let method, let uploadDataSize, let requestState else { return .NO }
         let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
         let pending: PendingRequest
@@ -46,7 +63,56 @@ enum AccessHandler {
             requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
             context.requestsInFlight.wrappingAdd(1, ordering: .relaxed)
         }
+        if !pending.headersSeen, let refusal = framingRefusal(pending, connection, url: url, version: version) {
+            pending.headersSeen = true
+            reject(pending, method, status: refusal.status.rawValue, refusal.reason, context)
+            // Early answer: libmicrohttpd sends it and closes the connection, whose remaining bytes cannot be framed.
+            return queue(.text("\(refusal.status.reasonPhrase): \(refusal.reason)\n", status: refusal.status), on: connection, context)
+        }
         return handle(pending, connection, method, uploadData, uploadDataSize, context)
+    }
+
+    /// Why a request whose head just arrived cannot be answered normally (RFC 9112), or nil:
+    /// - a NUL byte in the request target (libmicrohttpd's C string would end there, and a shorter path be served): 400;
+    /// - a transfer coding other than `chunked` (`gzip`, `identity`, `gzip, chunked`): 501, as RFC 9112 §6.1 asks
+    ///   (libmicrohttpd would wait for a body it cannot frame until the connection times out);
+    /// - Content-Length fields that disagree (§6.3: unrecoverable framing, a request-smuggling vector): 400.
+    private static func framingRefusal(
+        _ pending: PendingRequest, _ connection: OpaquePointer, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+    ) -> (status: HTTPStatus, reason: String)? {
+        // libmicrohttpd ends the target with a NUL where the space before the version was, and `version` points just
+        // past it; a target that ends sooner held a NUL of its own.
+        if let url, let version, let target = pending.target {
+            let distance = url.distance(to: version)
+            if distance > 0, distance <= 1 << 24, distance != target.utf8.count + 1 {
+                return (.badRequest, "the request target contains a NUL byte")
+            }
+        }
+        let headers = headers(of: connection)
+        pending.headers = headers
+        var codings: [String] = []
+        var lengths: Set<String> = []
+        for (name, value) in headers {
+            if ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
+                codings += value.split(separator: ",")
+                    .map { ASCII.lowercased($0.filter { $0 != " " && $0 != "\t" }) }
+                    .filter { !$0.isEmpty }
+            } else if ASCII.caseInsensitiveEquals(name, "Content-Length") {
+                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    lengths.insert(String(item.filter { $0 != " " && $0 != "\t" }))
+                }
+            }
+        }
+        if !codings.isEmpty, codings != ["chunked"] {
+            if let unknown = codings.first(where: { $0 != "chunked" }) {
+                return (.notImplemented, "the transfer coding '\(unknown)' is not supported (only chunked is)")
+            }
+            return (.badRequest, "chunked is applied more than once in Transfer-Encoding")
+        }
+        if lengths.count > 1 {
+            return (.badRequest, "the request has Content-Length fields that disagree (\(lengths.sorted().joined(separator: ", ")))")
+        }
+        return nil
     }
 
     static let endRequest: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
@@ -133,25 +199,32 @@ enum AccessHandler {
         if let delay = response.delay, delay > .zero {
             response.delay = nil
             pending.delayedResponse = response
-            suspend(connection, for: delay, context)
-            return .YES
+            if suspend(connection, for: delay, context) { return .YES }
+            // Stopping: no connection may be suspended now, so the response goes out without its delay.
+            pending.delayedResponse = nil
         }
         return queue(response, on: connection, context)
     }
 
-    /// Suspends the connection and resumes it after `delay` from a timer, so no worker thread waits.
-    private static func suspend(_ connection: OpaquePointer, for delay: Duration, _ context: DaemonContext) {
+    /// Suspends the connection and resumes it after `delay` from a timer, so no worker thread waits. False when the
+    /// listener is stopping (`resumeAll` ran): libmicrohttpd aborts the process when it stops with a suspended connection.
+    private static func suspend(_ connection: OpaquePointer, for delay: Duration, _ context: DaemonContext) -> Bool {
         let id = context.nextSuspension.wrappingAdd(1, ordering: .relaxed).newValue
-        // Under the lock, so the timer cannot resume a connection that is not suspended yet.
-        context.suspended.withLock { table in
+        // Under the lock, so the timer cannot resume a connection that is not suspended yet, and `resumeAll` cannot
+        // run between the check and the suspension.
+        let suspended = context.suspended.withLock { table in
+            guard !context.suspensionsClosed.load(ordering: .relaxed) else { return false }
             table[id] = SuspendedConnection(connection: connection)
             MHD_suspend_connection(connection)
+            return true
         }
+        guard suspended else { return false }
         let (seconds, attoseconds) = delay.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
             resume(id, context)
         }
+        return true
     }
 
     /// Resumes one suspended connection, unless stopping already resumed it.
@@ -165,6 +238,8 @@ enum AccessHandler {
     /// Resumes every suspended connection at once (before the daemon stops: libmicrohttpd must not stop with any).
     static func resumeAll(_ context: DaemonContext) {
         context.suspended.withLock { table in
+            // A request that reaches its delay from now on is answered at once (`suspend`).
+            context.suspensionsClosed.store(true, ordering: .relaxed)
             for suspended in table.values { MHD_resume_connection(suspended.connection) }
             table.removeAll()
         }
@@ -190,7 +265,7 @@ enum AccessHandler {
             method: String(cString: method),
             path: target.path,
             query: target.query,
-            headers: headers(of: connection),
+            headers: pending.headers ?? headers(of: connection),
             body: body,
             remoteAddress: remoteAddress(of: connection),
             isSecure: context.isSecure,
@@ -285,6 +360,15 @@ enum AccessHandler {
         if !(200...999).contains(response.status.rawValue) {
             context.logger.error("the responder answered with status \(response.status.rawValue), which cannot be sent; sending 500 instead")
             response = .text("Internal Server Error\n", status: .internalServerError)
+        }
+        // libmicrohttpd writes the status line and header fields into the connection's memory pool, beside the
+        // request's; header fields that do not fit there make it close the connection with no answer at all.
+        let responseHeaderBytes = response.headers.reduce(256) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+        let requestBytes = CMicroHTTPD_request_header_size(connection)
+            + 64 * Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)) + 2048
+        if responseHeaderBytes > context.connectionMemoryLimit - requestBytes {
+            context.logger.error("the response's header fields (\(responseHeaderBytes) bytes) do not fit in the connection's memory; sending 500 instead")
+            response = .text("Internal Server Error: the response's header fields are too large\n", status: .internalServerError)
         }
         let made: OpaquePointer? = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)

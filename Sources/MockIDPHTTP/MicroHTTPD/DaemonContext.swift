@@ -26,6 +26,8 @@ final class DaemonContext: Sendable {
     let logger: Logger
     let isSecure: Bool
     let maximumBodySize: Int
+    /// libmicrohttpd's memory per connection, which holds the request head and the response's header fields.
+    let connectionMemoryLimit: Int
     /// The bound port; 0 until the daemon reports it (a request could in theory arrive first).
     let localPort = Atomic<UInt16>(0)
     /// Requests whose request line has been read and that have not completed yet.
@@ -39,6 +41,8 @@ final class DaemonContext: Sendable {
     /// Connections suspended while a delayed response waits, by suspension number; resumed by their timer or at stop.
     let suspended = Mutex<[Int: SuspendedConnection]>([:])
     let nextSuspension = Atomic<Int>(0)
+    /// Set (under `suspended`'s lock) when stopping resumes every connection: none may be suspended after that.
+    let suspensionsClosed = Atomic<Bool>(false)
     /// Told of every request the HTTP layer refuses itself.
     let rejections: (@Sendable (HTTPRejection) -> Void)?
 
@@ -47,6 +51,7 @@ final class DaemonContext: Sendable {
         logger: Logger,
         isSecure: Bool,
         maximumBodySize: Int,
+        connectionMemoryLimit: Int = 64 * 1024,
         rejections: (@Sendable (HTTPRejection) -> Void)? = nil
     ) {
         self.rejections = rejections
@@ -54,5 +59,6 @@ final class DaemonContext: Sendable {
         self.logger = logger
         self.isSecure = isSecure
         self.maximumBodySize = maximumBodySize
+        self.connectionMemoryLimit = connectionMemoryLimit
     }
 }

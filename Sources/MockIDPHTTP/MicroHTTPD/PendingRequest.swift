@@ -6,6 +6,8 @@ final class PendingRequest {
     let target: String?
     /// False until the access handler has seen the headers (its first call).
     var headersSeen = false
+    /// The header fields, read once at the access handler's first call.
+    var headers: HTTPHeaders?
     /// The body received so far.
     var body: [UInt8] = []
     /// Set once the body passed the size limit; the rest is read and dropped, then 413 is sent.

@@ -54,6 +54,7 @@ package final class HTTPServer: Sendable {
                     logger: logger,
                     isSecure: configuration.tls != nil,
                     maximumBodySize: configuration.maximumBodySize,
+                    connectionMemoryLimit: MicroHTTPDaemon.connectionMemoryLimit(configuration),
                     rejections: rejections
                 ))
                 do throws(HTTPServerError) {
