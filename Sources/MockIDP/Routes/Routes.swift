@@ -233,7 +233,6 @@ struct EndpointHandlers: Sendable {
         }
         let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
                                         basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
-        if let downgrade = provider.pkceDowngradeRefusal(tokenRequest) { return oauthError(downgrade, context: context) }
         switch provider.token(tokenRequest, context: context) {
         case .success(let response):
             var r = HTTPResponse.json(response.body.serialized())

@@ -32,8 +32,14 @@ extension IdentityProvider {
     }
 
     /// RFC 7636 §4.6: S256 compares base64url(SHA-256(verifier)) with the challenge; plain compares them as is.
+    /// A verifier for a code issued without a challenge is refused as a wrong one (RFC 9700 §2.1.1, PKCE
+    /// downgrade): an attacker who strips the challenge from the authorization request must not get a code that
+    /// redeems with any verifier.
     func checkPKCE(verifier: String?, challenge: String?, method: String?) throws(OAuthError) {
-        guard let challenge else { return }
+        guard let challenge else {
+            if verifier != nil { throw .codeVerifierMismatch() }
+            return
+        }
         guard let verifier, (43...128).contains(verifier.utf8.count), verifier.utf8.allSatisfy(Self.isPKCECharacter) else {
             throw .codeVerifierMismatch()
         }
