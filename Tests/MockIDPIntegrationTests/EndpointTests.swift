@@ -32,6 +32,23 @@ import Testing
         }
     }
 
+    @Test("?appid= on a discovery URL is kept in its jwks_uri, which answers with the key set; without it, none")
+    func discoveryKeepsAppID() async throws {
+        try await withMockIdentityProvider { idp in
+            let app = "6731de76-14a6-49ae-97bc-6eba6914391e"
+            let v2 = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/v2.0/.well-known/openid-configuration?appid=\(app)").json
+            #expect(v2["jwks_uri"] == .string("\(idp.baseURL)/\(Self.contoso)/discovery/v2.0/keys?appid=\(app)"))
+            let v1 = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/.well-known/openid-configuration?appid=\(app)").json
+            #expect(v1["jwks_uri"] == .string("\(idp.baseURL)/common/discovery/keys?appid=\(app)"))
+            let odd = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/v2.0/.well-known/openid-configuration?appid=a%20b%26c").json
+            #expect(odd["jwks_uri"] == .string("\(idp.baseURL)/\(Self.contoso)/discovery/v2.0/keys?appid=a%20b%26c"))
+            let plain = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/v2.0/.well-known/openid-configuration").json
+            #expect(plain["jwks_uri"] == .string("\(idp.baseURL)/\(Self.contoso)/discovery/v2.0/keys"))
+            let keys = try await HTTP.get(try #require(v2["jwks_uri"]?.stringValue))
+            #expect(keys.status == 200 && keys.json["keys"]?.arrayValue?.count == 1)
+        }
+    }
+
     @Test("the key sets at every path hold the signing key")
     func keys() async throws {
         try await withMockIdentityProvider { idp in

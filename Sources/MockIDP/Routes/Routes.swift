@@ -101,9 +101,12 @@ struct Routes: Sendable {
                     if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant, form: .query, context: context) {
                         return b2c
                     }
-                    return h.cachedDocument("\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())", context: context) {
+                    // `?appid=` goes into the document's jwks_uri (Entra's form for apps with their own keys).
+                    let appID = isKeySet ? nil : request.queryValue("appid").flatMap { $0.isEmpty ? nil : $0 }
+                    let key = "\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())" + (appID.map { " appid=\($0)" } ?? "")
+                    return h.cachedDocument(key, context: context) {
                         isKeySet ? provider.keySet(tenant: tenant, version: version, context: context)
-                            : provider.openIDConfiguration(tenant: tenant, version: version, context: context)
+                            : provider.openIDConfiguration(tenant: tenant, version: version, context: context, appID: appID)
                     }
                 }
             case .v2Token, .v1Token:

@@ -2,8 +2,11 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// The OpenID configuration of a tenant, shaped and ordered as Entra's (reference/entra-protocol.md §1.1, §1.2).
-    package func openIDConfiguration(tenant segment: String, version: ProtocolVersion,
-                                    context: RequestContext) -> Result<JSONValue, OAuthError> {
+    /// `appID` (`?appid=` on the discovery URL) is kept in `jwks_uri`, as Entra does so that an app with its own
+    /// signing keys finds them (Microsoft Learn, "Access tokens", Validate the signature); this server signs every
+    /// app's tokens with the same keys, so that key set is the tenant's.
+    package func openIDConfiguration(tenant segment: String, version: ProtocolVersion, context: RequestContext,
+                                    appID: String? = nil) -> Result<JSONValue, OAuthError> {
         let directory = directory(for: context)
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
@@ -65,7 +68,24 @@ extension IdentityProvider {
         d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
         d["msgraph_host"] = .string(cloud.msgraphHost)
         d["rbac_url"] = .string(cloud.rbacURL)
+        if let appID, case .string(let keys) = d["jwks_uri"] { d["jwks_uri"] = .string(keys + "?appid=" + Self.queryEncoded(appID)) }
         return .success(.object(d))
+    }
+
+    /// `value` percent-encoded for a query (RFC 3986: unreserved characters as they are, every other byte as %XX).
+    static func queryEncoded(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not (§6).
