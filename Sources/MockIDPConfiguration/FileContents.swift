@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reading the files a configuration names (configuration files, certificates), bounded in size so
 /// that a wrong path (a device, a huge log) cannot hang or exhaust the process.
@@ -8,15 +11,27 @@ enum FileContents {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .failure(.missing) }
         guard !isDirectory.boolValue else { return .failure(.directory) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable) }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            guard data.count <= limit else { return .failure(.tooLarge(limit: limit)) }
-            return .success([UInt8](data))
-        } catch {
-            return .failure(.unreadable)
+        // Opened without blocking, so a FIFO never waits for a writer; only what can be read to its end is read.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.unreadable) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(.unreadable) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFCHR else { return .failure(.notAFile) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            guard n > 0 else {
+                if errno == EINTR { continue }
+                return .failure(.unreadable)
+            }
+            bytes += chunk[..<n]
         }
+        guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit)) }
+        return .success(bytes)
     }
 
     /// `path` as seen from `directory` (absolute paths stay as they are).
@@ -36,6 +51,8 @@ enum FileContents {
 enum FileReadFailure: Error, Equatable, CustomStringConvertible {
     case missing
     case directory
+    /// A FIFO or socket: reading it could wait forever.
+    case notAFile
     case unreadable
     case tooLarge(limit: Int)
 
@@ -43,6 +60,7 @@ enum FileReadFailure: Error, Equatable, CustomStringConvertible {
         switch self {
         case .missing: "no such file"
         case .directory: "is a directory, not a file"
+        case .notAFile: "is not a regular file (a FIFO or socket)"
         case .unreadable: "cannot be read (check its permissions)"
         case .tooLarge(let limit): "is larger than \(limit >> 20) MiB"
         }

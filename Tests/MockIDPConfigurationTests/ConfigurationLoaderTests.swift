@@ -237,4 +237,22 @@ import Testing
             "\(directory.path): cannot be read: is a directory, not a file",
         ])
     }
+
+    @Test("a FIFO named as a certificate or a configuration file is a problem at once, never a wait for a writer")
+    func fifo() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/cert.pem"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let path = try directory.write("app.yaml", """
+        tenants:
+          - id: 6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11
+            apps:
+              - clientId: 9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d
+                certificates: [cert.pem]
+        """)
+        #expect(ConfigurationFixtures.loadProblems([path]) == [
+            "\(path):5: tenants[0].apps[0].certificates[0]: certificate 'cert.pem': is not a regular file (a FIFO or socket)",
+        ])
+        #expect(ConfigurationFixtures.loadProblems([fifo]) == ["\(fifo): cannot be read: is not a regular file (a FIFO or socket)"])
+    }
 }
