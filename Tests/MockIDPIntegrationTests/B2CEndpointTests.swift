@@ -466,6 +466,7 @@ import Testing
             _ = try await idp.injectFault(MockFault(endpoint: "authorize", aadsts: 50058))
             let noSession = Self.query(try await PageClient().send("GET", Self.authorizeURL(idp)).header("Location"))
             #expect(noSession["error_description"]?.hasPrefix("AADB2C90077: ") == true, "\(noSession)")
+            #expect(noSession["error"] == "interaction_required", "\(noSession)")
             // The faults are spent: the sign-in page again.
             #expect(try await PageClient().send("GET", Self.authorizeURL(idp)).status == 200)
         }

@@ -258,7 +258,9 @@ extension OAuthError {
     package static func loginRequired() -> OAuthError {
         OAuthError(error: "login_required", aadsts: 50058,
                    message: "A silent sign-in request was sent but no user is signed in. The cookies used to represent the user's session were not sent in the request to Azure AD. This can happen if the user is using Internet Explorer or Edge, and the web app sending the silent sign-in request is in different IE security zone than the Azure AD endpoint (login.microsoftonline.com).",
-                   b2c: B2CWording(code: "AADB2C90077", message: "User does not have an existing session and request prompt parameter has a value of 'none'."),
+                   // B2C answers interaction_required, naming the prompt 'None' (MSAL.js issues 349, 7115).
+                   b2c: B2CWording(code: "AADB2C90077", message: "User does not have an existing session and request prompt parameter has a value of 'None'.",
+                                   error: "interaction_required"),
                    mayRedirect: true, reason: "prompt=none but the browser has no session for a matching account")
     }
 

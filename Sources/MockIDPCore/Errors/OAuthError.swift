@@ -57,9 +57,9 @@ package struct OAuthError: Error, Sendable, Equatable {
         if let b2c {
             switch dialect {
             case .b2c(let tenant, let clientID):
-                return ErrorWording(error: error, code: .b2c(b2c.code), message: b2c.message.text(tenant: tenant, clientID: clientID ?? ""))
+                return ErrorWording(error: b2c.error ?? error, code: .b2c(b2c.code), message: b2c.message.text(tenant: tenant, clientID: clientID ?? ""))
             case .entra where isB2COnly:
-                return ErrorWording(error: error, code: .b2c(b2c.code), message: b2c.message.text(tenant: "", clientID: ""))
+                return ErrorWording(error: b2c.error ?? error, code: .b2c(b2c.code), message: b2c.message.text(tenant: "", clientID: ""))
             case .entra:
                 break
             }
@@ -120,10 +120,13 @@ package struct ErrorWording: Sendable, Equatable {
 package struct B2CWording: Sendable, Equatable {
     package var code: String
     package var message: ErrorMessage
+    /// B2C's OAuth `error` where it differs from Entra's (nil: the same).
+    package var error: String?
 
-    package init(code: String, message: ErrorMessage) {
+    package init(code: String, message: ErrorMessage, error: String? = nil) {
         self.code = code
         self.message = message
+        self.error = error
     }
 }
 
