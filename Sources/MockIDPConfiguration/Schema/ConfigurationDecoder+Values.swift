@@ -18,9 +18,9 @@ struct MappingFields {
 
     /// Where the value of row `index` is: its line (the key's line when the value is empty) and path.
     func origin(ofRow index: Int) -> Origin {
-        let path = DocumentPath.appending(key: keys[index], to: origin.path)
-        guard let slot = slots[index] else { return Origin(file: origin.file, line: origin.line, path: path) }
-        return Origin(file: origin.file, line: slot.value.isNull ? slot.keyNode.line : slot.value.line, path: path)
+        let path = origin.path
+        guard let slot = slots[index] else { return Origin(file: origin.file, line: origin.line, parent: path, key: keys[index]) }
+        return Origin(file: origin.file, line: slot.value.isNull ? slot.keyNode.line : slot.value.line, parent: path, key: keys[index])
     }
 
     /// Where the field's value is; the mapping's line when it does not spell the key.
@@ -153,8 +153,9 @@ extension ConfigurationDecoder {
             report(origin, notAList)
             return []
         }
+        let path = origin.path
         return sequence.enumerated().map { index, item in
-            ListItem(node: item, origin: Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path)))
+            ListItem(node: item, origin: Origin(file: file, line: item.line, parent: path, index: index))
         }
     }
 
@@ -277,7 +278,7 @@ extension ConfigurationDecoder {
         }
         var claims = ClaimSet()
         for entry in pairs(of: mapping, at: origin) {
-            let here = Origin(file: file, line: entry.value.line, path: DocumentPath.appending(key: entry.key, to: origin.path))
+            let here = Origin(file: file, line: entry.value.line, parent: origin.path, key: entry.key)
             guard !entry.key.isEmpty else {
                 report(Origin(file: file, line: entry.keyNode.line, path: origin.path), "a claim name cannot be empty")
                 continue
@@ -317,14 +318,14 @@ extension ConfigurationDecoder {
         case .sequence(let sequence):
             var array: [ClaimValue] = []
             for (index, item) in sequence.enumerated() {
-                let here = Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path))
+                let here = Origin(file: file, line: item.line, parent: origin.path, index: index)
                 if let value = claimValue(item, at: here, depth: depth + 1) { array.append(value) }
             }
             return .array(array)
         case .mapping(let mapping):
             var object = ClaimSet()
             for entry in pairs(of: mapping, at: origin) {
-                let here = Origin(file: file, line: entry.value.line, path: DocumentPath.appending(key: entry.key, to: origin.path))
+                let here = Origin(file: file, line: entry.value.line, parent: origin.path, key: entry.key)
                 if let value = claimValue(entry.value, at: here, depth: depth + 1) { object[entry.key] = value }
             }
             return .object(object)

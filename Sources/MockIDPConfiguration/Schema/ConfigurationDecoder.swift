@@ -123,7 +123,7 @@ struct ConfigurationDecoder {
             return
         }
         for pair in pairs(of: mapping, at: origin) {
-            let resourceOrigin = Origin(file: file, line: pair.keyNode.line, path: DocumentPath.appending(key: pair.key, to: origin.path))
+            let resourceOrigin = Origin(file: file, line: pair.keyNode.line, parent: origin.path, key: pair.key)
             guard !pair.key.isEmpty else {
                 report(resourceOrigin, "an API must be named by its client id or identifier URI")
                 continue
