@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTLS", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
+        // Only libyaml's header: the code is the copy Yams builds (see Sources/CLibYAML/module.modulemap).
+        .systemLibrary(name: "CLibYAML", providers: [.apt(["libyaml-dev"])]),
 
         .target(name: "MockIDPHTTP", dependencies: [
             "CMicroHTTPD",
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE"]),
         .target(
             name: "MockIDPConfiguration",
-            dependencies: ["MockIDPCore", .product(name: "Yams", package: "Yams")],
+            dependencies: ["MockIDPCore", "CLibYAML", .product(name: "Yams", package: "Yams")],
             resources: [.embedInCode("Resources/default.yaml")]
         ),
         .target(

@@ -1,5 +1,4 @@
 import MockIDPCore
-import Yams
 
 /// One user or app given at run time (the control API's bodies): decoded with the same keys and rules as an
 /// entry of the configuration file, and validated together with the configuration it joins, so a typo in a
@@ -32,7 +31,7 @@ extension ConfigurationLoader {
     private static func decodeEntry<Entry>(
         text: String, fileName: String, baseDirectory: String = ".", tenantID: String,
         joining configuration: IdentityProviderConfiguration,
-        decode: (inout ConfigurationDecoder, Node, Origin) -> Entry?,
+        decode: (inout ConfigurationDecoder, YAMLNode, Origin) -> Entry?,
         add: (inout TenantOverlay, Entry) -> Void
     ) throws(ConfigurationError) -> Entry {
         let document = YAMLDocument.read(text: text, file: fileName)

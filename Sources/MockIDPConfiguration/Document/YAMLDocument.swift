@@ -1,9 +1,14 @@
 import Yams
 
-/// A configuration text turned into Yams' node tree, with every way a hostile text could hurt the process
+/// A configuration text turned into a node tree (`YAMLTree`), with every way a hostile text could hurt the process
 /// ruled out first: size, invalid UTF-8, alias bombs, keys that are aliases or collections (Yams hashes
 /// keys deeply to find duplicates, so an aliased collection as a key would make composing exponential),
 /// and nesting (libyaml stops at 1000 levels).
+///
+/// Two readers: a well-formed document (the common case) is composed straight from libyaml's events into
+/// the flat tree (`YAMLTree.composeWellFormed`); any other document takes the careful reader below, Yams'
+/// composer with the checks and the renaming of duplicates, whose tree is then converted. The fast reader
+/// declines every document the careful one would report anything about, so problems read the same either way.
 ///
 /// Duplicate keys: Yams refuses the whole document at the first duplicate, naming only its first
 /// occurrence. To report every duplicate where it is, and every other problem too, the reader renames
@@ -38,7 +43,7 @@ struct YAMLDocument {
     static let aliasMarker: Unicode.Scalar = "\u{E000}"
 
     /// The document's root, or nil when the document is empty or could not be read.
-    var root: Node?
+    var root: YAMLNode?
     /// Duplicate keys renamed before composing: the key and the line of the later occurrence.
     var duplicateKeys: [(key: String, line: Int)] = []
     /// Problems that kept the document from being composed (or from being composed safely).
@@ -53,13 +58,32 @@ struct YAMLDocument {
                                                reason: "is not valid UTF-8 text (byte \(offset))")
             return YAMLDocument(problems: [problem])
         }
-        return read(text: String(decoding: bytes, as: UTF8.self), file: file)
+        let fast = bytes.withUnsafeBufferPointer { buffer in
+            // libyaml reads a byte order mark only when it detects the encoding itself; the readers set it.
+            let start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            return YAMLTree.composeWellFormed(UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+        if let fast { return YAMLDocument(tree: fast) }
+        return readCarefully(text: String(decoding: bytes, as: UTF8.self), file: file)
     }
+
 
     /// Reads a text: refuses more than `maximumBytes` of UTF-8.
     static func read(text: String, file: String) -> YAMLDocument {
         let size = text.utf8.count
         guard size <= maximumBytes else { return tooLarge(file: file) }
+        let fast = text.utf8.withContiguousStorageIfAvailable { buffer in
+            let start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            return YAMLTree.composeWellFormed(UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+        if let fast, let fast { return YAMLDocument(tree: fast) }
+        return readCarefully(text: text, file: file)
+    }
+
+    /// The careful reader: Yams' composer, after the alias inspection, renaming duplicate keys and composing
+    /// again until every duplicate is found.
+    private static func readCarefully(text: String, file: String) -> YAMLDocument {
+        let size = text.utf8.count
         var text = text
         // libyaml reads a byte order mark only when it detects the encoding itself; Yams sets it.
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
@@ -75,7 +99,7 @@ struct YAMLDocument {
             composedBytes += costOfCompose
             switch compose(text, file: file) {
             case .composed(let root):
-                document.root = root
+                document.root = root.map { YAMLNode(tree: YAMLTree(converting: $0), index: 0) }
                 return document
             case .refused(let problems):
                 document.problems += problems
@@ -145,5 +169,12 @@ struct YAMLDocument {
             i += length
         }
         return nil
+    }
+}
+
+extension YAMLDocument {
+    /// A document the fast reader composed: no duplicates, no problems.
+    fileprivate init(tree: YAMLTree) {
+        self.init(root: tree.root.map { YAMLNode(tree: tree, index: $0) })
     }
 }

@@ -13,6 +13,11 @@ extension ConfigurationOverlay {
         var knownHosts = Set(hosts.map(\.value))
         for host in later.hosts where knownHosts.insert(host.value).inserted { hosts.append(host) }
 
+        // Into none (the first file): the later tenants as they are, without copying each.
+        if tenants.isEmpty {
+            tenants = later.tenants
+            return
+        }
         var earlier = FirstIndex(tenants.map(\.id.value))
         for tenant in later.tenants {
             if let index = earlier.claim(tenant.id.value) {

@@ -18,9 +18,9 @@ struct MappingFields {
 
     /// Where the value of row `index` is: its line (the key's line when the value is empty) and path.
     func origin(ofRow index: Int) -> Origin {
-        let path = DocumentPath.appending(key: keys[index], to: origin.path)
-        guard let slot = slots[index] else { return Origin(file: origin.file, line: origin.line, path: path) }
-        return Origin(file: origin.file, line: slot.value.isNull ? slot.keyNode.line : slot.value.line, path: path)
+        let path = origin.path
+        guard let slot = slots[index] else { return Origin(file: origin.file, line: origin.line, parent: path, key: keys[index]) }
+        return Origin(file: origin.file, line: slot.value.isNull ? slot.keyNode.line : slot.value.line, parent: path, key: keys[index])
     }
 
     /// Where the field's value is; the mapping's line when it does not spell the key.
@@ -36,13 +36,13 @@ struct MappingFields {
 /// run-time type metadata, which showed in profiles of large files.)
 struct MappingEntry {
     var key: String
-    var keyNode: Node
-    var value: Node
+    var keyNode: YAMLNode
+    var value: YAMLNode
 }
 
 /// One item of a list, with its origin.
 struct ListItem {
-    var node: Node
+    var node: YAMLNode
     var origin: Origin
 }
 
@@ -53,9 +53,9 @@ extension ConfigurationDecoder {
 
     /// The fields of a mapping with the keys of `table`, its required keys checked; nil (and a problem) when the
     /// node is no mapping.
-    mutating func fields<Target, Model>(of node: Node, at origin: Origin, table: FieldTable<Target, Model>,
+    mutating func fields<Target, Model>(of node: YAMLNode, at origin: Origin, table: FieldTable<Target, Model>,
                                         notAMapping: String = "must be a mapping") -> MappingFields? {
-        guard case .mapping(let mapping) = node else {
+        guard case .mapping(let mapping) = node.content else {
             report(origin, notAMapping)
             return nil
         }
@@ -89,13 +89,13 @@ extension ConfigurationDecoder {
     /// A mapping's entries in order, with YAML merge keys applied: `<<: *base` (or a list of aliases) adds the
     /// keys of the merged mappings that the mapping does not spell itself (the first merged mapping wins).
     /// Keys that are not scalars and keys renamed as duplicates are reported and left out.
-    mutating func pairs(of mapping: Node.Mapping, at origin: Origin) -> [MappingEntry] {
+    mutating func pairs(of mapping: YAMLNode.Mapping, at origin: Origin) -> [MappingEntry] {
         var entries: [MappingEntry] = []
         entries.reserveCapacity(mapping.count)
         // Which entries came from merged mappings: kept only once a merge key is met (most mappings have none).
         var merged: [Bool]?
         for (keyNode, value) in mapping {
-            guard case .scalar(let key) = keyNode else {
+            guard case .scalar(let key) = keyNode.content else {
                 report(Origin(file: file, line: keyNode.line, path: origin.path), "a key must be a name, not a list or a mapping")
                 continue
             }
@@ -131,13 +131,13 @@ extension ConfigurationDecoder {
         return result
     }
 
-    private mutating func mergedPairs(_ source: Node, at origin: Origin) -> [MappingEntry] {
-        switch source {
+    private mutating func mergedPairs(_ source: YAMLNode, at origin: Origin) -> [MappingEntry] {
+        switch source.content {
         case .mapping(let mapping):
             return pairs(of: mapping, at: origin)
-        case .sequence(let sequence) where sequence.allSatisfy({ if case .mapping = $0 { true } else { false } }):
+        case .sequence(let sequence) where sequence.allSatisfy({ if case .mapping = $0.content { true } else { false } }):
             return sequence.flatMap { node -> [MappingEntry] in
-                guard case .mapping(let mapping) = node else { return [] }
+                guard case .mapping(let mapping) = node.content else { return [] }
                 return pairs(of: mapping, at: origin)
             }
         default:
@@ -147,22 +147,23 @@ extension ConfigurationDecoder {
     }
 
     /// The items of a list with their origins; none (and no problem) when the value is empty.
-    mutating func items(_ node: Node, at origin: Origin, notAList: String = "must be a list") -> [ListItem] {
+    mutating func items(_ node: YAMLNode, at origin: Origin, notAList: String = "must be a list") -> [ListItem] {
         if node.isNull { return [] }
-        guard case .sequence(let sequence) = node else {
+        guard case .sequence(let sequence) = node.content else {
             report(origin, notAList)
             return []
         }
+        let path = origin.path
         return sequence.enumerated().map { index, item in
-            ListItem(node: item, origin: Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path)))
+            ListItem(node: item, origin: Origin(file: file, line: item.line, parent: path, index: index))
         }
     }
 
     /// A list of strings: each item is any scalar's text as written.
-    mutating func strings(_ node: Node, at origin: Origin) -> [Sourced<String>] {
+    mutating func strings(_ node: YAMLNode, at origin: Origin) -> [Sourced<String>] {
         var result: [Sourced<String>] = []
         for item in items(node, at: origin, notAList: "must be a list of strings") {
-            guard case .scalar(let scalar) = item.node, !scalar.isNull else {
+            guard case .scalar(let scalar) = item.node.content, !scalar.isNull else {
                 report(item.origin, "must be a string")
                 continue
             }
@@ -204,8 +205,8 @@ extension ConfigurationDecoder {
 
     /// Any scalar's text as written (`name: 42` is the name "42"); nil for an empty value, or for a list or a
     /// mapping (reported).
-    mutating func optionalString(_ node: Node, at origin: Origin) -> String? {
-        guard case .scalar(let scalar) = node else {
+    mutating func optionalString(_ node: YAMLNode, at origin: Origin) -> String? {
+        guard case .scalar(let scalar) = node.content else {
             report(origin, "must be a string")
             return nil
         }
@@ -213,8 +214,8 @@ extension ConfigurationDecoder {
     }
 
     /// A scalar's non-empty text; nil and `reason` reported otherwise.
-    mutating func requiredString(_ node: Node, at origin: Origin, reason: String = "must be a non-empty string") -> String? {
-        guard case .scalar(let scalar) = node, !scalar.isNull, !scalar.string.isEmpty else {
+    mutating func requiredString(_ node: YAMLNode, at origin: Origin, reason: String = "must be a non-empty string") -> String? {
+        guard case .scalar(let scalar) = node.content, !scalar.isNull, !scalar.string.isEmpty else {
             report(origin, reason)
             return nil
         }
@@ -222,9 +223,9 @@ extension ConfigurationDecoder {
     }
 
     /// A GUID, lower-cased. An empty value is nil, reported only when `required`.
-    mutating func guid(_ node: Node, at origin: Origin, required: Bool = false) -> String? {
+    mutating func guid(_ node: YAMLNode, at origin: Origin, required: Bool = false) -> String? {
         if node.isNull && !required { return nil }
-        guard case .scalar(let scalar) = node, !scalar.isNull, GUID.isValid(scalar.string) else {
+        guard case .scalar(let scalar) = node.content, !scalar.isNull, GUID.isValid(scalar.string) else {
             report(origin, "must be a GUID")
             return nil
         }
@@ -232,9 +233,9 @@ extension ConfigurationDecoder {
     }
 
     /// `true` or `false` (and the other spellings Yams' resolver reads as booleans: yes, no, on, off).
-    mutating func bool(_ node: Node, at origin: Origin) -> Bool? {
+    mutating func bool(_ node: YAMLNode, at origin: Origin) -> Bool? {
         if node.isNull { return nil }
-        guard case .scalar(let scalar) = node, node.resolvedTag == .bool, let value = Bool.construct(from: scalar) else {
+        guard case .scalar(let scalar) = node.content, node.resolvedTag == .bool, let value = Bool.construct(from: scalar.yams) else {
             report(origin, "must be true or false")
             return nil
         }
@@ -242,9 +243,9 @@ extension ConfigurationDecoder {
     }
 
     /// A whole number in `range`; `reason` reported otherwise.
-    mutating func integer(_ node: Node, at origin: Origin, in range: ClosedRange<Int>, reason: String) -> Int? {
+    mutating func integer(_ node: YAMLNode, at origin: Origin, in range: ClosedRange<Int>, reason: String) -> Int? {
         if node.isNull { return nil }
-        guard case .scalar(let scalar) = node, node.resolvedTag == .int, let value = Int.construct(from: scalar),
+        guard case .scalar(let scalar) = node.content, node.resolvedTag == .int, let value = Int.construct(from: scalar.yams),
               range.contains(value) else {
             report(origin, reason)
             return nil
@@ -253,10 +254,10 @@ extension ConfigurationDecoder {
     }
 
     /// One of an enumeration's raw values, without regard to case.
-    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ node: Node, at origin: Origin) -> Choice?
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ node: YAMLNode, at origin: Origin) -> Choice?
     where Choice.RawValue == String {
         if node.isNull { return nil }
-        if case .scalar(let scalar) = node,
+        if case .scalar(let scalar) = node.content,
            let value = Choice.allCases.first(where: { $0.rawValue == scalar.string.lowercased() }) {
             return value
         }
@@ -269,15 +270,15 @@ extension ConfigurationDecoder {
     /// Claims: a mapping of claim names to any YAML value, read as JSON (mapping order kept). Scalars follow
     /// Yams' resolver: unquoted `42` is a number, `true`/`yes`/`on` a boolean, `~`/`null` null; quote a value
     /// to keep it a string. Dates stay strings.
-    mutating func claims(_ node: Node, at origin: Origin) -> ClaimSet {
+    mutating func claims(_ node: YAMLNode, at origin: Origin) -> ClaimSet {
         if node.isNull { return ClaimSet() }
-        guard case .mapping(let mapping) = node else {
+        guard case .mapping(let mapping) = node.content else {
             report(origin, "must be a mapping of claim names to values")
             return ClaimSet()
         }
         var claims = ClaimSet()
         for entry in pairs(of: mapping, at: origin) {
-            let here = Origin(file: file, line: entry.value.line, path: DocumentPath.appending(key: entry.key, to: origin.path))
+            let here = Origin(file: file, line: entry.value.line, parent: origin.path, key: entry.key)
             guard !entry.key.isEmpty else {
                 report(Origin(file: file, line: entry.keyNode.line, path: origin.path), "a claim name cannot be empty")
                 continue
@@ -287,26 +288,26 @@ extension ConfigurationDecoder {
         return claims
     }
 
-    private mutating func claimValue(_ node: Node, at origin: Origin, depth: Int) -> ClaimValue? {
+    private mutating func claimValue(_ node: YAMLNode, at origin: Origin, depth: Int) -> ClaimValue? {
         guard depth <= ConfigurationSchema.maximumClaimDepth else {
             report(origin, "nests more than \(ConfigurationSchema.maximumClaimDepth) levels deep")
             return nil
         }
-        switch node {
+        switch node.content {
         case .scalar(let scalar):
             switch node.resolvedTag {
             case .null:
                 return .null
             case .bool:
-                return Bool.construct(from: scalar).map { .bool($0) } ?? .string(scalar.string)
+                return Bool.construct(from: scalar.yams).map { .bool($0) } ?? .string(scalar.string)
             case .int:
-                guard let value = Int.construct(from: scalar) else {
+                guard let value = Int.construct(from: scalar.yams) else {
                     report(origin, "is too large for a 64-bit integer")
                     return nil
                 }
                 return .int(value)
             case .float:
-                guard let value = Double.construct(from: scalar), value.isFinite else {
+                guard let value = Double.construct(from: scalar.yams), value.isFinite else {
                     report(origin, "must be a finite number (JSON has no infinity or NaN)")
                     return nil
                 }
@@ -317,19 +318,17 @@ extension ConfigurationDecoder {
         case .sequence(let sequence):
             var array: [ClaimValue] = []
             for (index, item) in sequence.enumerated() {
-                let here = Origin(file: file, line: item.line, path: DocumentPath.appending(index: index, to: origin.path))
+                let here = Origin(file: file, line: item.line, parent: origin.path, index: index)
                 if let value = claimValue(item, at: here, depth: depth + 1) { array.append(value) }
             }
             return .array(array)
         case .mapping(let mapping):
             var object = ClaimSet()
             for entry in pairs(of: mapping, at: origin) {
-                let here = Origin(file: file, line: entry.value.line, path: DocumentPath.appending(key: entry.key, to: origin.path))
+                let here = Origin(file: file, line: entry.value.line, parent: origin.path, key: entry.key)
                 if let value = claimValue(entry.value, at: here, depth: depth + 1) { object[entry.key] = value }
             }
             return .object(object)
-        case .alias:
-            return nil
         }
     }
 }

@@ -1,5 +1,4 @@
 import MockIDPCore
-import Yams
 
 /// Reads one document's node tree into a `ConfigurationOverlay`, reporting every value of the wrong
 /// shape (unknown keys, wrong types, malformed GUIDs and host names, unreadable certificates) with its
@@ -29,7 +28,7 @@ struct ConfigurationDecoder {
         return overlay
     }
 
-    private mutating func decodeRoot(_ root: Node) -> ConfigurationOverlay {
+    private mutating func decodeRoot(_ root: YAMLNode) -> ConfigurationOverlay {
         var overlay = ConfigurationOverlay()
         let keys = RootFields.table.keys
         let listed = keys.dropLast().joined(separator: ", ") + (keys.count > 1 ? " and " : "") + (keys.last ?? "")
@@ -41,7 +40,7 @@ struct ConfigurationDecoder {
     }
 
     /// `tokens:`; an empty value sets nothing.
-    mutating func tokens(_ node: Node, at origin: Origin) -> TokensOverlay {
+    mutating func tokens(_ node: YAMLNode, at origin: Origin) -> TokensOverlay {
         var tokens = TokensOverlay()
         if node.isNull { return tokens }
         guard let fields = fields(of: node, at: origin, table: TokenFields.table) else { return tokens }
@@ -50,7 +49,7 @@ struct ConfigurationDecoder {
     }
 
     /// Host names, lower-cased.
-    mutating func hostNames(_ node: Node, at origin: Origin) -> [Sourced<String>] {
+    mutating func hostNames(_ node: YAMLNode, at origin: Origin) -> [Sourced<String>] {
         strings(node, at: origin).compactMap { host in
             let name = host.value.lowercased()
             guard HostName.isValid(name) else {
@@ -62,7 +61,7 @@ struct ConfigurationDecoder {
     }
 
     /// One `tenants:` entry; nil without a valid id.
-    mutating func tenant(_ node: Node, at origin: Origin) -> TenantOverlay? {
+    mutating func tenant(_ node: YAMLNode, at origin: Origin) -> TenantOverlay? {
         guard let fields = fields(of: node, at: origin, table: TenantFields.table) else { return nil }
         var tenant = TenantOverlay(origin: fields.origin, id: Sourced(value: "", origin: fields.origin(of: TenantFields.id)))
         read(fields, TenantFields.table, into: &tenant)
@@ -71,7 +70,7 @@ struct ConfigurationDecoder {
     }
 
     /// A tenant's `b2c:`; nil without `policies`.
-    mutating func b2c(_ node: Node, at origin: Origin) -> B2CSettings? {
+    mutating func b2c(_ node: YAMLNode, at origin: Origin) -> B2CSettings? {
         guard let fields = fields(of: node, at: origin, table: B2CFields.table) else { return nil }
         var settings = B2CSettings(policies: [])
         read(fields, B2CFields.table, into: &settings)
@@ -79,7 +78,7 @@ struct ConfigurationDecoder {
     }
 
     /// One `users:` entry (also what the control API decodes).
-    mutating func userEntry(_ node: Node, at origin: Origin, tenantID: String) -> UserEntry? {
+    mutating func userEntry(_ node: YAMLNode, at origin: Origin, tenantID: String) -> UserEntry? {
         guard let fields = fields(of: node, at: origin, table: UserFields.table) else { return nil }
         let usernameOrigin = fields.origin(of: UserFields.username)
         var entry = UserEntry(user: User(username: "", password: "", objectID: ""), origin: fields.origin,
@@ -93,7 +92,7 @@ struct ConfigurationDecoder {
     }
 
     /// One `apps:` entry (also what the control API decodes).
-    mutating func appEntry(_ node: Node, at origin: Origin) -> ApplicationEntry? {
+    mutating func appEntry(_ node: YAMLNode, at origin: Origin) -> ApplicationEntry? {
         guard let fields = fields(of: node, at: origin, table: AppFields.table) else { return nil }
         var entry = ApplicationEntry(app: Application(clientID: ""), origin: fields.origin,
                                      clientIDOrigin: fields.origin(of: AppFields.clientID))
@@ -106,7 +105,7 @@ struct ConfigurationDecoder {
     }
 
     /// Scope and role names: non-empty, without spaces, each once.
-    mutating func names(_ node: Node, at origin: Origin) -> [Sourced<String>] {
+    mutating func names(_ node: YAMLNode, at origin: Origin) -> [Sourced<String>] {
         let valid = strings(node, at: origin).filter { name in
             guard !name.value.isEmpty, !name.value.unicodeScalars.contains(where: { $0.isWhitespace || $0.value < 0x20 }) else {
                 report(name.origin, "must be a name without spaces")
@@ -117,14 +116,14 @@ struct ConfigurationDecoder {
         return withoutRepeats(valid, ignoringCase: false)
     }
 
-    mutating func apiPermissions(_ node: Node, at origin: Origin, into entry: inout ApplicationEntry) {
+    mutating func apiPermissions(_ node: YAMLNode, at origin: Origin, into entry: inout ApplicationEntry) {
         if node.isNull { return }
-        guard case .mapping(let mapping) = node else {
+        guard case .mapping(let mapping) = node.content else {
             report(origin, "must be a mapping of APIs (client id or identifier URI) to lists of scopes or app roles")
             return
         }
         for pair in pairs(of: mapping, at: origin) {
-            let resourceOrigin = Origin(file: file, line: pair.keyNode.line, path: DocumentPath.appending(key: pair.key, to: origin.path))
+            let resourceOrigin = Origin(file: file, line: pair.keyNode.line, parent: origin.path, key: pair.key)
             guard !pair.key.isEmpty else {
                 report(resourceOrigin, "an API must be named by its client id or identifier URI")
                 continue

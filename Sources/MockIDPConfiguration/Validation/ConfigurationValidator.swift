@@ -181,7 +181,7 @@ struct ConfigurationValidator {
                     continue
                 }
                 guard let api = apis.resolve(key, from: tenantIndex) else {
-                    if let elsewhere = apis.anyTenant[key] {
+                    if let elsewhere = apis.anyTenant(key) {
                         report(origins.resource, "names \(elsewhere.app.displayName) of tenant \(Self.name(of: overlay.tenants[elsewhere.tenant])), which is not multiTenant")
                     } else {
                         report(origins.resource, "no app of this tenant (nor a multiTenant app of another) has this client id or identifier URI")
@@ -212,34 +212,54 @@ private struct APIDirectory {
     /// Microsoft Graph in every cloud, and its app ID.
     static let graphNames: Set<String> = Set(Cloud.all.map { key($0.graphResource) } + [ConfigurationValidator.graphAppID])
 
+    /// Where an app is: its tenant's index and its own among the tenant's apps.
+    struct Place {
+        var tenant: Int32
+        var app: Int32
+    }
+
+    /// The tenants the places point into (shared with the overlay, not copied).
+    private let tenants: [TenantOverlay]
     /// Per tenant: key → app.
-    private var byTenant: [[String: Application]] = []
+    private var byTenant: [[String: Place]] = []
     /// Multi-tenant apps of every tenant: key → app (the first declared wins).
-    private var multiTenant: [String: Application] = [:]
+    private var multiTenant: [String: Place] = [:]
     /// Any app of any tenant, to explain a refusal.
-    private(set) var anyTenant: [String: (app: Application, tenant: Int)] = [:]
+    private var anyPlace: [String: Place] = [:]
 
     init(_ overlay: ConfigurationOverlay) {
+        tenants = overlay.tenants
         let apps = overlay.tenants.reduce(0) { $0 + $1.apps.count }
         byTenant.reserveCapacity(overlay.tenants.count)
-        anyTenant.reserveCapacity(2 * apps)
-        for (tenantIndex, tenant) in overlay.tenants.enumerated() {
-            var names: [String: Application] = [:]
-            for entry in tenant.apps {
-                for name in [entry.app.clientID] + entry.app.identifierURIs {
+        anyPlace.reserveCapacity(2 * apps)
+        for tenantIndex in tenants.indices {
+            var names: [String: Place] = [:]
+            for appIndex in tenants[tenantIndex].apps.indices {
+                let app = tenants[tenantIndex].apps[appIndex].app
+                let place = Place(tenant: Int32(tenantIndex), app: Int32(appIndex))
+                func add(_ name: String) {
                     let key = Self.key(name)
-                    if names[key] == nil { names[key] = entry.app }
-                    if entry.app.multiTenant && multiTenant[key] == nil { multiTenant[key] = entry.app }
-                    if anyTenant[key] == nil { anyTenant[key] = (entry.app, tenantIndex) }
+                    if names[key] == nil { names[key] = place }
+                    if app.multiTenant && multiTenant[key] == nil { multiTenant[key] = place }
+                    if anyPlace[key] == nil { anyPlace[key] = place }
                 }
+                add(app.clientID)
+                for uri in app.identifierURIs { add(uri) }
             }
             byTenant.append(names)
         }
     }
 
+    private func app(at place: Place) -> Application { tenants[Int(place.tenant)].apps[Int(place.app)].app }
+
     /// The API an app of tenant `tenantIndex` may name by `key`.
     func resolve(_ key: String, from tenantIndex: Int) -> Application? {
-        byTenant[tenantIndex][key] ?? multiTenant[key]
+        (byTenant[tenantIndex][key] ?? multiTenant[key]).map(app(at:))
+    }
+
+    /// Any app of any tenant named by `key`, and its tenant's index, to explain a refusal.
+    func anyTenant(_ key: String) -> (app: Application, tenant: Int)? {
+        anyPlace[key].map { (app(at: $0), Int($0.tenant)) }
     }
 
     /// How names compare: without regard to case or a trailing slash.

@@ -1,5 +1,4 @@
 import MockIDPCore
-import Yams
 
 /// One key of a configuration mapping, spelled once: its YAML key, what it holds and a one-line description
 /// (`schema`), how the decoder reads it into `Target` (the entry being decoded, with the origins validation
@@ -17,7 +16,7 @@ package struct Field<Target, Model, Value: FieldValue>: Sendable {
     /// A field read by `read` (called only when the mapping spells the key, with the value's origin) and
     /// printed by `print` (nil leaves the key out).
     init(_ key: String, _ shape: FieldShape, _ summary: String, required: Bool = false,
-         read: @escaping @Sendable (inout ConfigurationDecoder, Node, Origin, inout Target) -> Void,
+         read: @escaping @Sendable (inout ConfigurationDecoder, YAMLNode, Origin, inout Target) -> Void,
          print: @escaping @Sendable (Model) -> PrintedValue?) {
         row = FieldRow(schema: FieldSchema(key: key, shape: shape, summary: summary, isRequired: required), read: read, print: print)
     }

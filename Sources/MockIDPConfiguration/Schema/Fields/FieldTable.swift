@@ -1,9 +1,8 @@
-import Yams
 
 /// A field with its value type erased: one row of a `FieldTable`.
 struct FieldRow<Target, Model>: Sendable {
     let schema: FieldSchema
-    let read: @Sendable (inout ConfigurationDecoder, Node, Origin, inout Target) -> Void
+    let read: @Sendable (inout ConfigurationDecoder, YAMLNode, Origin, inout Target) -> Void
     let print: @Sendable (Model) -> PrintedValue?
 }
 

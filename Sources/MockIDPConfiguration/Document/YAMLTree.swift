@@ -1,0 +1,147 @@
+import Yams
+
+/// A composed YAML document held flat: one 16-byte record per node, the children of every collection side by
+/// side in one array, and the text of every scalar in one byte buffer. Strings are made only when the decoder
+/// asks for them, and an alias is the index of the node it names (nothing is copied), so a large file costs
+/// a few bytes per node instead of a tree of objects.
+final class YAMLTree {
+    enum Kind: UInt8 { case scalar, sequence, mapping }
+
+    struct Record {
+        var kind: Kind
+        /// libyaml's scalar style (`Node.Scalar.Style`'s raw value); 0 for collections.
+        var style: UInt8
+        /// Index into `tags`: 0 implicit, 1 `tag:yaml.org,2002:str`.
+        var tag: UInt16
+        /// 1-based.
+        var line: UInt32
+        /// A scalar's first byte in `text`, or a collection's first child in `children`.
+        var start: UInt32
+        /// A scalar's bytes, or a collection's children (a mapping's keys and values alternate).
+        var count: UInt32
+    }
+
+    static let implicitTag: UInt16 = 0
+    static let stringTag: UInt16 = 1
+
+    var records: [Record] = []
+    var children: [UInt32] = []
+    var text: [UInt8] = []
+    var tags: [String] = [Tag.Name.implicit.rawValue, Tag.Name.str.rawValue]
+    /// The root, when the document has one.
+    var root: UInt32?
+
+    func string(_ index: UInt32) -> String {
+        let record = records[Int(index)]
+        var start = Int(record.start)
+        let end = start + Int(record.count)
+        // Yams made its strings with Foundation, which drops a byte order mark at the start.
+        if end - start >= 3, text[start] == 0xEF, text[start + 1] == 0xBB, text[start + 2] == 0xBF { start += 3 }
+        return text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+    }
+
+    func tagIndex(_ name: String) -> UInt16 {
+        if let index = tags.firstIndex(of: name) { return UInt16(index) }
+        tags.append(name)
+        return UInt16(tags.count - 1)
+    }
+}
+
+/// One node of a `YAMLTree`.
+struct YAMLNode {
+    let tree: YAMLTree
+    let index: UInt32
+
+    enum Content {
+        case scalar(Scalar)
+        case sequence(Sequence)
+        case mapping(Mapping)
+    }
+
+    var record: YAMLTree.Record { tree.records[Int(index)] }
+
+    var content: Content {
+        switch record.kind {
+        case .scalar: .scalar(Scalar(node: self))
+        case .sequence: .sequence(Sequence(node: self))
+        case .mapping: .mapping(Mapping(node: self))
+        }
+    }
+
+    /// The 1-based line the node starts on.
+    var line: Int { Int(record.line) }
+
+    /// Whether the node is YAML's null: `~`, `null` or nothing at all, unquoted.
+    var isNull: Bool {
+        guard record.kind == .scalar else { return false }
+        return Scalar(node: self).isNull
+    }
+
+    /// The node's tag after resolution by Yams' default rules (`tag:yaml.org,2002:int` for an unquoted `42`).
+    /// Only values whose type matters pay for the resolution.
+    var resolvedTag: Tag.Name {
+        switch content {
+        case .scalar(let scalar): Resolver.default.resolveTag(of: Node.scalar(scalar.yams))
+        case .sequence: .seq
+        case .mapping: .map
+        }
+    }
+
+    /// The number of items when this is a list.
+    var sequenceCount: Int? {
+        record.kind == .sequence ? Int(record.count) : nil
+    }
+
+    struct Scalar {
+        let node: YAMLNode
+
+        var string: String { node.tree.string(node.index) }
+        var style: Node.Scalar.Style { Node.Scalar.Style(rawValue: UInt32(node.record.style)) ?? .any }
+        var tagName: String { node.tree.tags[Int(node.record.tag)] }
+
+        var isNull: Bool {
+            let record = node.record
+            if record.tag == YAMLTree.stringTag { return false }
+            if record.tag != YAMLTree.implicitTag { return tagName == Tag.Name.null.rawValue }
+            guard record.style == UInt8(Node.Scalar.Style.plain.rawValue) || record.style == UInt8(Node.Scalar.Style.any.rawValue),
+                  record.count <= 4 else { return false }
+            switch string {
+            case "", "~", "null", "Null", "NULL": return true
+            default: return false
+            }
+        }
+
+        /// The same scalar as Yams' node, for Yams' resolver and constructors.
+        var yams: Node.Scalar { Node.Scalar(string, Tag(Tag.Name(rawValue: tagName)), style) }
+    }
+
+    struct Sequence: RandomAccessCollection {
+        let node: YAMLNode
+        var startIndex: Int { 0 }
+        var endIndex: Int { Int(node.record.count) }
+        subscript(position: Int) -> YAMLNode {
+            YAMLNode(tree: node.tree, index: node.tree.children[Int(node.record.start) + position])
+        }
+    }
+
+    /// Key and value pairs, in document order.
+    struct Mapping: Swift.Sequence {
+        let node: YAMLNode
+        var count: Int { Int(node.record.count) / 2 }
+
+        func makeIterator() -> Iterator {
+            Iterator(tree: node.tree, position: Int(node.record.start), end: Int(node.record.start + node.record.count))
+        }
+
+        struct Iterator: IteratorProtocol {
+            let tree: YAMLTree
+            var position: Int
+            let end: Int
+            mutating func next() -> (YAMLNode, YAMLNode)? {
+                guard position < end else { return nil }
+                defer { position += 2 }
+                return (YAMLNode(tree: tree, index: tree.children[position]), YAMLNode(tree: tree, index: tree.children[position + 1]))
+            }
+        }
+    }
+}
