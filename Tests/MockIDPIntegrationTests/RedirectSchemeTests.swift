@@ -1,4 +1,6 @@
 import Foundation
+import MockIDPConfiguration
+import MockIDPCore
 import MockIDPTesting
 import Testing
 
@@ -49,9 +51,31 @@ import Testing
         }
     }
 
-    @Test("authorize never redirects or posts to a dangerous redirect URI, even one in the configuration")
+    /// `configuration` with its apps' dangerous redirect URIs put back in code: the configuration file refuses them, so
+    /// a configuration built in code (not validated again) is the only way to hold one.
+    static func configurationHoldingDangerousURIs() throws -> IdentityProviderConfiguration {
+        let safe = Self.configuration.replacingOccurrences(of: "\"javascript:alert(document.domain)//\", \"data:text/html,hi\", ", with: "")
+            .replacingOccurrences(of: "[\"javascript:alert(document.domain)//\"]", with: "[\"http://localhost\"]")
+        var configuration = try ConfigurationSource.yaml(safe).load()
+        configuration.tenants[0].apps[0].redirectURIs = ["javascript:alert(document.domain)//", "data:text/html,hi", "http://localhost"]
+        configuration.tenants[0].apps[1].redirectURIs = ["javascript:alert(document.domain)//"]
+        return configuration
+    }
+
+    @Test("the configuration refuses a dangerous redirect URI, with its line")
+    func configurationRefusesDangerousSchemes() {
+        #expect(throws: ConfigurationError.self) { try ConfigurationSource.yaml(Self.configuration).load() }
+        do {
+            _ = try ConfigurationSource.yaml(Self.configuration).load()
+        } catch {
+            #expect(error.problems.map(\.line) == [9, 9, 12], "\(error.problems)")
+            #expect(error.problems.allSatisfy { $0.reason.contains("a browser runs or reads locally") })
+        }
+    }
+
+    @Test("authorize never redirects or posts to a dangerous redirect URI, even one in a configuration built in code")
     func authorizeNeverUsesDangerousSchemes() async throws {
-        try await withMockIdentityProvider(configuration: .yaml(Self.configuration)) { idp in
+        try await withMockIdentityProvider(configuration: .value(try Self.configurationHoldingDangerousURIs())) { idp in
             let browser = PageClient()
             for uri in ["javascript:alert(document.domain)//", "data:text/html,hi"] {
                 for mode in [nil, "form_post", "fragment"] {

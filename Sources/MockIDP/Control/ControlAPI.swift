@@ -189,7 +189,6 @@ extension EndpointHandlers {
             }
             let app = try ConfigurationLoader.decodeApp(text: text, fileName: "request body", baseDirectory: ".", tenantID: tenant.id,
                                                         joining: provider.snapshot().configuration)
-            if let refusal = dangerousRedirectURIs(app.redirectURIs, text: text) { return refusal }
             provider.upsertApp(app, tenant: tenant.id)
             return controlJSON(.object(["tenant": .string(tenant.id), "clientId": .string(app.clientID),
                                         "type": .string(app.type.rawValue)]), status: .created)
@@ -207,29 +206,7 @@ extension EndpointHandlers {
         }
     }
 
-    /// The 400 for an app whose redirect URIs include a scripting or local scheme (`javascript:`, `data:`, `vbscript:`,
-    /// `file:`), in the shape of the other problems with an app; nil when there is none. A response sent to such a URI
-    /// would run script in this server's origin, so the app is never registered.
-    private func dangerousRedirectURIs(_ uris: [String], text: String) -> HTTPResponse? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let problems: [(path: String, line: Int, reason: String)] = uris.enumerated().compactMap { index, uri in
-            guard RedirectURI.hasDangerousScheme(uri) else { return nil }
-            let line = (lines.firstIndex { $0.contains(uri) } ?? 0) + 1
-            return ("redirectUris[\(index)]", line,
-                    "'\(uri)' has a scheme a browser runs or reads locally (javascript:, data:, vbscript:, file:); use https, "
-                        + "http on loopback, or the app's own scheme")
-        }
-        guard !problems.isEmpty else { return nil }
-        let summary = problems.map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
-        var r = HTTPResponse.json(JSONValue.object([
-            "error": "invalid_request", "error_description": .string("The app is not valid: \(summary)"),
-            "problems": .array(problems.map { .object(["path": .string($0.path), "line": .int($0.line), "reason": .string($0.reason)]) }),
-        ]).serialized(), status: .badRequest)
-        r.rejectionReason = "the app in the body is not valid: \(summary)"
-        return r
-    }
-
-    /// Compares secrets in time independent of where they differ.
+    /// The 400 for a control call whose body has `problems`.
     private func invalidBody(_ problems: [String]) -> HTTPResponse {
         var r = HTTPResponse.json(JSONValue.object([
             "error": "invalid_request", "error_description": .string(problems.joined(separator: "; ")),

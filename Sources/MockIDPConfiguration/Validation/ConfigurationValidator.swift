@@ -146,6 +146,12 @@ struct ConfigurationValidator {
             report(origin, "cannot contain a fragment (#)")
             return
         }
+        // Entra refuses them at registration; a response sent there would run script in this server's origin.
+        if RedirectURI.hasDangerousScheme(uri) {
+            report(origin, "'\(uri)' has a scheme a browser runs or reads locally (javascript:, data:, vbscript:, file:); "
+                + "use https, http on loopback, or the app's own scheme")
+            return
+        }
         switch parts.scheme {
         case "http", "https":
             guard let host = parts.host, !host.isEmpty else {
