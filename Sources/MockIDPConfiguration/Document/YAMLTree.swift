@@ -81,7 +81,7 @@ struct YAMLNode {
     /// Only values whose type matters pay for the resolution.
     var resolvedTag: Tag.Name {
         switch content {
-        case .scalar(let scalar): Resolver.default.resolveTag(of: Node.scalar(scalar.yams))
+        case .scalar(let scalar): scalar.plainTag ?? Resolver.default.resolveTag(of: Node.scalar(scalar.yams))
         case .sequence: .seq
         case .mapping: .map
         }
@@ -107,6 +107,50 @@ struct YAMLNode {
                   record.count <= 4 else { return false }
             switch string {
             case "", "~", "null", "Null", "NULL": return true
+            default: return false
+            }
+        }
+
+        /// The tag Yams' default resolver gives the commonest plain scalars, decided without it: its rules are
+        /// regular expressions compiled on first use, which cost start-up more than reading the whole embedded
+        /// configuration. A decimal number without a leading zero is `int` (the int rule is tried before float);
+        /// YAML 1.1's boolean and null words are `bool` and `null`; any other word that starts with a letter matches
+        /// no rule (they all start with a digit, a sign, `.`, `<`, `=` or `~`), so it is `str`. Nil: ask Yams.
+        var plainTag: Tag.Name? {
+            let record = node.record
+            guard record.tag == YAMLTree.implicitTag,
+                  record.style == UInt8(Node.Scalar.Style.plain.rawValue) || record.style == UInt8(Node.Scalar.Style.any.rawValue)
+            else { return nil }
+            let text = string
+            guard let first = text.utf8.first else { return nil }
+            switch first {
+            case UInt8(ascii: "1")...UInt8(ascii: "9"):
+                return text.utf8.count <= 18 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? .int : nil
+            case UInt8(ascii: "0"):
+                return text.utf8.count == 1 ? .int : nil
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                switch text {
+                case "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+                     "on", "On", "ON", "off", "Off", "OFF":
+                    return .bool
+                case "null", "Null", "NULL":
+                    return .null
+                default:
+                    return .str
+                }
+            default:
+                return nil
+            }
+        }
+
+        /// The value of a plain decimal `int` (see `plainTag`), without Yams' constructor; nil: ask Yams.
+        var plainInt: Int? { plainTag == .int ? Int(string) : nil }
+
+        /// The value of a plain `bool` word (see `plainTag`), as Yams constructs it; nil: ask Yams.
+        var plainBool: Bool? {
+            guard plainTag == .bool else { return nil }
+            switch string {
+            case "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON": return true
             default: return false
             }
         }

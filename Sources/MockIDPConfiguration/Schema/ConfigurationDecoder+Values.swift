@@ -235,7 +235,7 @@ extension ConfigurationDecoder {
     /// `true` or `false` (and the other spellings Yams' resolver reads as booleans: yes, no, on, off).
     mutating func bool(_ node: YAMLNode, at origin: Origin) -> Bool? {
         if node.isNull { return nil }
-        guard case .scalar(let scalar) = node.content, node.resolvedTag == .bool, let value = Bool.construct(from: scalar.yams) else {
+        guard case .scalar(let scalar) = node.content, node.resolvedTag == .bool, let value = scalar.plainBool ?? Bool.construct(from: scalar.yams) else {
             report(origin, "must be true or false")
             return nil
         }
@@ -245,7 +245,7 @@ extension ConfigurationDecoder {
     /// A whole number in `range`; `reason` reported otherwise.
     mutating func integer(_ node: YAMLNode, at origin: Origin, in range: ClosedRange<Int>, reason: String) -> Int? {
         if node.isNull { return nil }
-        guard case .scalar(let scalar) = node.content, node.resolvedTag == .int, let value = Int.construct(from: scalar.yams),
+        guard case .scalar(let scalar) = node.content, node.resolvedTag == .int, let value = scalar.plainInt ?? Int.construct(from: scalar.yams),
               range.contains(value) else {
             report(origin, reason)
             return nil
@@ -299,9 +299,9 @@ extension ConfigurationDecoder {
             case .null:
                 return .null
             case .bool:
-                return Bool.construct(from: scalar.yams).map { .bool($0) } ?? .string(scalar.string)
+                return (scalar.plainBool ?? Bool.construct(from: scalar.yams)).map { .bool($0) } ?? .string(scalar.string)
             case .int:
-                guard let value = Int.construct(from: scalar.yams) else {
+                guard let value = scalar.plainInt ?? Int.construct(from: scalar.yams) else {
                     report(origin, "is too large for a 64-bit integer")
                     return nil
                 }
