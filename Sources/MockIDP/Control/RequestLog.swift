@@ -2,7 +2,8 @@ import MockIDPJOSE
 import Synchronization
 
 /// The recent requests (`GET /_mockidp/requests`): method, path, status, and why a rejected one was rejected.
-/// A bounded ring; never queries, bodies or headers, which may hold secrets.
+/// A bounded ring of bounded entries (a reason can quote a huge value a client sent); never queries, bodies or
+/// headers, which may hold secrets.
 final class RequestLog: Sendable {
     /// One request as the log keeps it.
     struct Entry: Sendable {
@@ -15,6 +16,9 @@ final class RequestLog: Sendable {
 
     /// How many requests are kept.
     static let capacity = 1000
+    /// The most characters of a path or reason kept (the rest is cut, marked with "…"): 1,000 entries stay under a
+    /// few MB whatever clients send.
+    static let maximumTextLength = 1024
 
     private struct Ring {
         var entries: [Entry] = []
@@ -25,6 +29,9 @@ final class RequestLog: Sendable {
 
     /// Adds a request, dropping the oldest when full.
     func record(_ entry: Entry) {
+        var entry = entry
+        entry.path = Self.bounded(entry.path)
+        entry.reason = entry.reason.map(Self.bounded)
         ring.withLock { r in
             if r.entries.count < Self.capacity {
                 r.entries.append(entry)
@@ -33,6 +40,12 @@ final class RequestLog: Sendable {
                 r.next = (r.next + 1) % Self.capacity
             }
         }
+    }
+
+    /// `text` cut to `maximumTextLength` characters (a copy, so the cut string does not keep the whole alive).
+    static func bounded(_ text: String) -> String {
+        guard text.utf8.count > maximumTextLength else { return text }
+        return String(text.prefix(maximumTextLength)) + "…"
     }
 
     /// The kept requests, oldest first.

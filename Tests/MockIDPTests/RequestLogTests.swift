@@ -1,0 +1,26 @@
+@testable import MockIDP
+import Testing
+
+/// The request log stays bounded in size, not only in count: a reason can quote a huge value a client sent.
+@Suite struct RequestLogTests {
+    @Test("a long path or reason is cut to the limit and marked; short ones are kept as they are")
+    func bounded() {
+        let log = RequestLog()
+        let huge = String(repeating: "x", count: 200_000)
+        log.record(RequestLog.Entry(method: "GET", path: "/" + huge, status: 400, reason: "the scope '\(huge)' is not valid here"))
+        log.record(RequestLog.Entry(method: "GET", path: "/ok", status: 200, reason: nil))
+        let entries = log.entries
+        #expect(entries[0].path.count == RequestLog.maximumTextLength + 1 && entries[0].path.hasSuffix("…"))
+        #expect(entries[0].reason?.count == RequestLog.maximumTextLength + 1 && entries[0].reason?.hasPrefix("the scope 'xxx") == true)
+        #expect(entries[1].path == "/ok" && entries[1].reason == nil)
+    }
+
+    @Test("the ring keeps the newest entries up to its capacity")
+    func ring() {
+        let log = RequestLog()
+        for i in 0..<(RequestLog.capacity + 5) { log.record(RequestLog.Entry(method: "GET", path: "/\(i)", status: 200, reason: nil)) }
+        let entries = log.entries
+        #expect(entries.count == RequestLog.capacity)
+        #expect(entries.first?.path == "/5" && entries.last?.path == "/\(RequestLog.capacity + 4)")
+    }
+}
