@@ -51,7 +51,7 @@ extension MockIdentityProvider {
                       _ handler: (String) async throws -> Int) async throws -> ProbeReport {
         var verdicts: [ProbeVerdict] = []
         var skipped: [MockDefect] = []
-        for defect in [nil] + MockDefect.allCases {
+        for defect in TokenDefect.probeTokens {
             let request = MintRequest(kind: token == .id ? .id : .access, tenant: tenant, clientID: clientID, username: username,
                                       scopes: scopes, claims: claims, baseURL: baseURL,
                                       defect: defect)
@@ -63,8 +63,7 @@ extension MockIdentityProvider {
                 throw ProbeError(reason: error.reason)
             }
             let status = try await handler(minted)
-            let holds = defect == nil ? (200...299).contains(status) : [401, 403].contains(status)
-            verdicts.append(ProbeVerdict(defect: defect, status: status, holds: holds))
+            verdicts.append(ProbeVerdict(defect: defect, status: status, holds: TokenDefect.probeVerdictHolds(defect, status: status)))
         }
         return ProbeReport(verdicts: verdicts, skipped: skipped)
     }

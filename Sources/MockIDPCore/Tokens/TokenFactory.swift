@@ -40,8 +40,10 @@ struct TokenFactory {
     func sign(_ claims: some Encodable, version: TokenVersion, kind: TokenKind, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         do {
             let payload = try ClaimsEncoder.encode(claims, overriding: overriding)
-            if let tamper, let defect = tamper(kind, { Self.claimNames(payload).contains($0) }) {
-                return try defect.token(claims: payload, key: key, version: version, inputs: tamperInputs(payload))
+            // Tamper faults wait (rare): the claims are read back once, to match faults and to apply the defect.
+            if let tamper, case .object(let issued)? = try? JSONValue.parse(payload),
+               let defect = tamper(kind, { issued[$0] != nil }) {
+                return try defect.token(claims: issued, key: key, version: version, inputs: tamperInputs(issued))
             }
             return try key.header(version: version).sign(payload: payload, key: key.privateKey)
         } catch let error as OAuthError {
@@ -52,15 +54,9 @@ struct TokenFactory {
         }
     }
 
-    /// The names of the claims in `payload` (a tamper fault asks whether the token has the claim it breaks).
-    private static func claimNames(_ payload: [UInt8]) -> Set<String> {
-        guard case .object(let claims) = try? JSONValue.parse(payload) else { return [] }
-        return Set(claims.keys)
-    }
-
     /// What a defect needs: another tenant of the configuration (a new GUID when there is none), and randomness.
-    private func tamperInputs(_ payload: [UInt8]) -> TamperInputs {
-        let tenantID = (try? JSONValue.parse(payload))?["tid"]?.stringValue
+    private func tamperInputs(_ claims: JSONObject) -> TamperInputs {
+        let tenantID = claims["tid"]?.stringValue
         let other = directory.configuration.tenants.first { $0.id != tenantID }?.id ?? GUID.random(random)
         return TamperInputs(otherTenantID: other) { [random] count in random.bytes(count) }
     }

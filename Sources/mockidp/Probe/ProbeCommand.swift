@@ -78,7 +78,7 @@ struct ProbeCommand: ParsableCommand {
         }
         var rows: [Row] = []
         var skipped: [String] = []
-        let plan: [TokenDefect?] = [nil] + TokenDefect.allCases
+        let plan = TokenDefect.probeTokens
         for (index, defect) in plan.enumerated() {
             progress("probing \(index + 1)/\(plan.count): \(defect?.rawValue ?? "clean token")")
             let token: String
@@ -94,8 +94,7 @@ struct ProbeCommand: ParsableCommand {
                 printError("mockidp probe: \(url): \(error.description)")
                 throw ExitStatus.failure
             }
-            let holds = defect == nil ? (200...299).contains(status) : [401, 403].contains(status)
-            rows.append(Row(defect: defect, status: status, holds: holds))
+            rows.append(Row(defect: defect, status: status, holds: TokenDefect.probeVerdictHolds(defect, status: status)))
         }
         progress(nil)
         let failed = rows.filter { !$0.holds }

@@ -74,6 +74,15 @@ public enum TokenDefect: String, CaseIterable, Sendable, Equatable {
         requiredClaim == nil || kind == .id
     }
 
+    /// What a probe sends a relying party, in order: the clean token (nil), then one token per defect.
+    package static let probeTokens: [TokenDefect?] = [nil] + allCases
+
+    /// Whether `status`, a relying party's answer to a token with `defect` (nil: the clean token), is the one it must
+    /// give: 2xx for the clean token, 401 or 403 for every defective one (`mockidp probe` and MockIDPTesting's probe).
+    package static func probeVerdictHolds(_ defect: TokenDefect?, status: Int) -> Bool {
+        defect == nil ? (200...299).contains(status) : [401, 403].contains(status)
+    }
+
     /// The defects a token of `kind` can carry, as their names.
     package static func names(for kind: TokenKind?) -> [String] {
         allCases.filter { kind.map($0.applies(to:)) ?? true }.map(\.rawValue)
@@ -102,10 +111,8 @@ package struct TamperInputs: Sendable {
 extension TokenDefect {
     /// The compact JWS of `claims` (the token's payload as issued) with this defect, signed by `key` with the header
     /// of `version` unless the defect is about the header or signature.
-    package func token(claims payload: [UInt8], key: SigningKey, version: TokenVersion, inputs: TamperInputs) throws(OAuthError) -> String {
-        guard case .object(var claims) = try? JSONValue.parse(payload) else {
-            throw Self.failure("the token's claims are not a JSON object")
-        }
+    package func token(claims issued: JSONObject, key: SigningKey, version: TokenVersion, inputs: TamperInputs) throws(OAuthError) -> String {
+        var claims = issued
         apply(to: &claims, inputs: inputs)
         var header: JSONObject = version == .v1 ? ["typ": "JWT", "alg": "RS256", "x5t": .string(key.keyID), "kid": .string(key.keyID)]
             : ["typ": "JWT", "alg": "RS256", "kid": .string(key.keyID)]
