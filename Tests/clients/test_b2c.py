@@ -15,7 +15,7 @@ from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from conftest import serving
 from namespace import run_at_real_hosts
-from test_browser import CHROMEDRIVER, CHROMIUM, code_from, loopback_redirect, new_browser, shot
+from test_browser import CHROMEDRIVER, CHROMIUM, code_from, loopback_redirect, new_browser, shot, wait
 from test_signin import forms
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -61,8 +61,7 @@ def element(driver, element_id):
     """The element, once the page that has it has loaded (a click that posts a form returns before that)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
+    return wait(driver).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
 
 
 def verified(server, token, policy, audience):

@@ -16,6 +16,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
+from selenium.common.exceptions import WebDriverException
 
 from conftest import ALICE, ALICE_OID, CONTOSO, MOBILE, WEB, WEB_SECRET
 
@@ -85,9 +86,15 @@ def redirect_port():
         yield int(uri.rsplit(":", 1)[1])
 
 
+def wait(driver):
+    """Waits up to 10 s; a find during the navigation a click starts fails with "aborted by navigation", which is
+    retried, not fatal (Chromium reports it as a WebDriverException rather than a missing element)."""
+    return WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,))
+
+
 def code_from(driver):
     # The redirect lands on the loopback catcher; the address bar holds the response parameters.
-    WebDriverWait(driver, 10).until(lambda d: urlparse(d.current_url).hostname == "localhost")
+    wait(driver).until(lambda d: urlparse(d.current_url).hostname == "localhost")
     query = parse_qs(urlparse(driver.current_url).query)
     return {k: v[0] for k, v in query.items()}
 
@@ -107,7 +114,7 @@ def test_sign_in_in_chromium_then_single_sign_on_and_prompt_none(server, redirec
         driver.find_element(By.ID, "username").send_keys(ALICE)
         driver.find_element(By.ID, "password").send_keys("wrong-password")
         driver.find_element(By.ID, "submit").click()
-        WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "error")))
+        wait(driver).until(expected_conditions.presence_of_element_located((By.ID, "error")))
         assert "incorrect" in driver.find_element(By.ID, "error").text
         shot(driver, "signin-error")
         driver.find_element(By.ID, "password").send_keys("alice-password")
@@ -142,10 +149,10 @@ def test_sign_in_in_chromium_then_single_sign_on_and_prompt_none(server, redirec
         poller = threading.Thread(target=lambda: box.update(result=app.acquire_token_by_device_flow(device)))
         poller.start()
         driver.find_element(By.ID, "next").click()
-        WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "decline")))
+        wait(driver).until(expected_conditions.presence_of_element_located((By.ID, "decline")))
         # Alice is signed in in this browser: pick her account.
         driver.find_element(By.ID, "account-0").click()
-        WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "message")))
+        wait(driver).until(expected_conditions.presence_of_element_located((By.ID, "message")))
         assert "You have signed in" in driver.find_element(By.ID, "message").text
         poller.join(timeout=60)
         assert box["result"].get("id_token_claims", {}).get("oid") == ALICE_OID, box
