@@ -85,6 +85,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: "Turn the control API off.")
     var noAdmin = false
 
+    @OptionGroup(title: "Limits") var limitOptions: LimitOptions
+
     func validate() throws {
         for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
         if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Self.checkPublicURL(url) }
@@ -125,9 +127,10 @@ struct Serve: AsyncParsableCommand {
         }
         var publicURL = publicUrl ?? environment("MOCKIDP_PUBLIC_URL")
         if let u = publicURL, u.hasSuffix("/") { publicURL = String(u.dropLast()) }
-        let options = ServerOptions(host: host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1", ports: ports, tls: !noTls,
+        var options = ServerOptions(host: host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1", ports: ports, tls: !noTls,
                                     stateDirectory: stateDir ?? environment("MOCKIDP_STATE_DIR") ?? ".mockidp",
                                     publicURL: publicURL, adminToken: adminToken, adminEnabled: !noAdmin)
+        options.limits = limitOptions.limits
         let server: MockIdentityProviderServer
         do {
             server = try MockIdentityProviderServer(configuration: configuration, options: options, logger: logger)

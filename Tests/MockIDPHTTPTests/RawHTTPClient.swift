@@ -18,11 +18,23 @@ final class RawHTTPClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host` (numeric IPv4 or IPv6) and `port`; reads time out after `timeout` seconds.
-    init(host: String = "127.0.0.1", port: UInt16, timeout: Int = 5) throws {
+    /// Connects to `host` (numeric IPv4 or IPv6) and `port`, from the address `source` when given (another
+    /// loopback address stands for another client); reads time out after `timeout` seconds.
+    init(host: String = "127.0.0.1", port: UInt16, source: String? = nil, timeout: Int = 5) throws {
         let (family, storage, length) = try Self.address(host, port)
         fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        if let source {
+            var (_, local, localLength) = try Self.address(source, 0)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, localLength) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw Failure(description: "bind \(source): errno \(code)")
+            }
+        }
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

@@ -38,6 +38,8 @@ public final class MockIdentityProviderServer: Sendable {
         }
         var httpConfiguration = HTTPServer.Configuration(listeners: options.ports.map { HTTPServer.Listener(host: options.host, port: $0) }, tls: tls)
         if let threads = options.threadsPerListener { httpConfiguration.threadsPerListener = threads }
+        if let problem = options.limits.problem { throw MockIDPError(problem) }
+        httpConfiguration.limit(by: options.limits)
         let routes = Routes(provider: provider, options: options, logger: logger)
         self.routes = routes
         let log = routes.handlers.requestLog
@@ -98,4 +100,15 @@ public struct MockIDPError: Error, Sendable, CustomStringConvertible {
     public var description: String
     /// An error saying `description`.
     public init(_ description: String) { self.description = description }
+}
+
+extension HTTPServer.Configuration {
+    /// Takes the server's limit flags.
+    mutating func limit(by limits: ServerLimits) {
+        connectionLimit = limits.connections
+        perAddressConnectionLimit = limits.connectionsPerAddress
+        connectionTimeout = limits.connectionTimeout
+        maximumBodySize = limits.bodySize
+        connectionMemoryLimit = limits.headerSize
+    }
 }

@@ -16,6 +16,8 @@ public struct ServerOptions: Sendable {
     public var adminEnabled: Bool
     /// Worker threads per listener; nil uses every core.
     public var threadsPerListener: Int?
+    /// Bounds on connections and requests (`--max-connections` and the other limit flags).
+    public var limits = ServerLimits()
 
     /// Options; the defaults are `mockidp serve`'s.
     public init(host: String = "127.0.0.1", ports: [UInt16] = [8443], tls: Bool = true, stateDirectory: String = ".mockidp",

@@ -83,6 +83,13 @@ final class ConnectionAcceptor: @unchecked Sendable {
             // Not inherited by child processes (accept4 is not visible to Swift here); libmicrohttpd makes the
             // socket non-blocking itself.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let atLimit = withUnsafePointer(to: &address) { raw in
+                raw.withMemoryRebound(to: sockaddr.self, capacity: 1) { context.addressConnections.isAtLimit($0) }
+            }
+            if atLimit {
+                close(fd)  // the client sees its connection closed at once, as at the connection limit
+                continue
+            }
             let daemon = daemons[next % daemons.count]
             next &+= 1
             // Closes the socket itself when the daemon is at its connection limit.

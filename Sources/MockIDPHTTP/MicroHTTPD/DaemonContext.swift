@@ -45,6 +45,8 @@ final class DaemonContext: Sendable {
     let suspensionsClosed = Atomic<Bool>(false)
     /// Told of every request the HTTP layer refuses itself.
     let rejections: (@Sendable (HTTPRejection) -> Void)?
+    /// Open connections by client address, for the per-address limit.
+    let addressConnections: AddressConnections
 
     init(
         responder: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
@@ -52,8 +54,10 @@ final class DaemonContext: Sendable {
         isSecure: Bool,
         maximumBodySize: Int,
         connectionMemoryLimit: Int = 64 * 1024,
+        perAddressConnectionLimit: Int = 0,
         rejections: (@Sendable (HTTPRejection) -> Void)? = nil
     ) {
+        addressConnections = AddressConnections(limit: perAddressConnectionLimit)
         self.rejections = rejections
         self.responder = responder
         self.logger = logger

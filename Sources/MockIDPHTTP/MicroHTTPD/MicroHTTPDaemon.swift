@@ -73,6 +73,9 @@ final class MicroHTTPDaemon: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
         ]
+        if context.addressConnections.limit > 0 {
+            options.append(callback(.NOTIFY_CONNECTION, unsafeBitCast(AddressConnections.notify, to: Int.self), cls))
+        }
         if let tls = configuration.tls {
             flags |= MHD_USE_TLS.rawValue
             guard let key = copyToC(tls.privateKeyPEM), let certificate = copyToC(tls.certificateChainPEM) else {

@@ -40,8 +40,12 @@ extension HTTPServer {
         package var threadsPerListener: Int
         /// The largest request body accepted, in bytes (default 1 MiB); larger bodies get 413.
         package var maximumBodySize: Int
-        /// The most connections a listener keeps open at once (default 1024, shared among its workers).
+        /// The most connections a listener keeps open at once (default 16,384, shared among its workers). Further
+        /// connections are accepted and closed at once, so the kernel's queue never fills with them.
         package var connectionLimit: Int
+        /// The most connections one client address keeps open on a listener at once; 0 (the default) sets none.
+        /// Connections past it are closed as soon as they are accepted.
+        package var perAddressConnectionLimit: Int
         /// Seconds a connection may stay idle or dribble its headers before it is closed (default 30).
         package var connectionTimeout: Int
         /// Memory per connection in bytes, which bounds the request headers (default 64 KiB, so large
@@ -55,7 +59,8 @@ extension HTTPServer {
             self.tls = tls
             threadsPerListener = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
             maximumBodySize = 1_048_576
-            connectionLimit = 1024
+            connectionLimit = 16_384
+            perAddressConnectionLimit = 0
             connectionTimeout = 30
             connectionMemoryLimit = 64 * 1024
         }

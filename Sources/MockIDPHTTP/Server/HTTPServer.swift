@@ -55,6 +55,7 @@ package final class HTTPServer: Sendable {
                     isSecure: configuration.tls != nil,
                     maximumBodySize: configuration.maximumBodySize,
                     connectionMemoryLimit: MicroHTTPDaemon.connectionMemoryLimit(configuration),
+                    perAddressConnectionLimit: configuration.perAddressConnectionLimit,
                     rejections: rejections
                 ))
                 do throws(HTTPServerError) {
@@ -68,6 +69,12 @@ package final class HTTPServer: Sendable {
             }
             state.phase = .running(daemons)
             state.bound = bound
+        }
+        if let available = DescriptorLimit.raiseToHardLimit() {
+            let wanted = configuration.connectionLimit * configuration.listeners.count + DescriptorLimit.reserve
+            if available < wanted {
+                logger.notice("the open-file limit (\(available)) is below what \(configuration.listeners.count) listener(s) of \(configuration.connectionLimit) connections need (\(wanted)): connections beyond it wait in the kernel's queue; raise it with 'ulimit -n'")
+            }
         }
         for listener in boundListeners {
             logger.debug("listening on \(listener.baseURL)")
@@ -110,6 +117,9 @@ package final class HTTPServer: Sendable {
         guard configuration.threadsPerListener >= 1 else { throw HTTPServerError("threadsPerListener must be at least 1") }
         guard configuration.maximumBodySize >= 0 else { throw HTTPServerError("maximumBodySize must not be negative") }
         guard configuration.connectionLimit >= 1 else { throw HTTPServerError("connectionLimit must be at least 1") }
+        guard configuration.perAddressConnectionLimit >= 0 else {
+            throw HTTPServerError("perAddressConnectionLimit must not be negative")
+        }
         guard configuration.connectionTimeout >= 1 else { throw HTTPServerError("connectionTimeout must be at least 1 second") }
         guard configuration.connectionMemoryLimit >= 8192 else {
             throw HTTPServerError("connectionMemoryLimit must be at least 8192 bytes")
