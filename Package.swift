@@ -64,6 +64,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // libFuzzer harnesses for every parser of outside input (scripts/fuzz); a normal build replays inputs.
+        .executableTarget(name: "MockIDPFuzz", dependencies: [
+            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP"]),
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),

@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import MockIDP
+import MockIDPConfiguration
+import MockIDPCore
+import MockIDPHTTP
+import MockIDPJOSE
+
+/// One fuzz harness: a parser that reads outside input, fed any bytes. A harness traps (and libFuzzer reports it)
+/// only when a property that must hold for every input is broken; refusing the input is the normal outcome.
+struct Harness: Sendable {
+    let name: String
+    let summary: String
+    let run: @Sendable (UnsafeRawBufferPointer) -> Void
+
+    static let all: [Harness] = [form, cookie, target, request, json, configuration, jws, assertion, pem, redirect]
+
+    static func named(_ name: String) -> Harness? { all.first { $0.name == name } }
+
+    /// Bytes as a String with invalid UTF-8 repaired, as the HTTP layer does with headers.
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    // MARK: - HTTP input
+
+    static let form = Harness(name: "form", summary: "URL-encoded forms and queries; percent-decoding; the byte and String paths agree") { bytes in
+        let fromBytes = try? URLEncodedForm.decode(Array(bytes))
+        let fromText = try? URLEncodedForm.decode(text(bytes))
+        if let fromBytes, let fromText, String(validating: Array(bytes), as: UTF8.self) != nil {
+            precondition(fromBytes.map(\.name) == fromText.map(\.name) && fromBytes.map(\.value) == fromText.map(\.value),
+                         "the byte and String decoders disagree")
+        }
+        if let pairs = fromBytes {
+            // What the encoder writes decodes back to the same pairs.
+            let again = try? URLEncodedForm.decode(URLEncodedForm.encode(pairs))
+            precondition(again.map { $0.map(\.name) == pairs.map(\.name) && $0.map(\.value) == pairs.map(\.value) } ?? false,
+                         "encode then decode is not the identity")
+        }
+        _ = try? URLEncodedForm.percentDecode(text(bytes))
+    }
+
+    static let cookie = Harness(name: "cookie", summary: "Cookie header parsing") { bytes in
+        for (name, value) in HTTPCookie.parse(cookieHeader: text(bytes)) {
+            precondition(!name.contains(";") && !value.contains(";"), "a cookie spans a ';'")
+        }
+    }
+
+    static let target = Harness(name: "target", summary: "request targets (origin and absolute form), strictly decoded") { bytes in
+        _ = try? HTTPRequest(method: "GET", target: text(bytes))
+    }
+
+    /// The whole HTTP face in process: any request (method, target, header fields, body) to the router, every
+    /// handler and the control API, over the embedded default configuration.
+    static let request = Harness(name: "request", summary: "any request to the whole server in process (routes, handlers, control API, Host)") { bytes in
+        guard let request = RawRequest.parse(bytes) else { return }
+        let response = Server.shared.respond(to: request)
+        precondition(response.status.rawValue >= 200 && response.status.rawValue < 600, "status \(response.status.rawValue)")
+        Server.requests += 1
+        if Server.requests % 5_000 == 0 { Server.reset() }
+    }
+
+    // MARK: - JSON, JOSE, PEM
+
+    static let json = Harness(name: "json", summary: "JSON parse, serialize, parse again (a fixed point); JWK sets") { bytes in
+        guard let value = try? JSONValue.parse(Array(bytes)) else { return }
+        let serialized = value.serialized()
+        guard let again = try? JSONValue.parse(serialized) else { preconditionFailure("serialized JSON does not parse") }
+        precondition(again.serialized() == serialized, "serialize is not a fixed point")
+        _ = try? JSONWebKeySet(json: value)
+    }
+
+    static let jws = Harness(name: "jws", summary: "compact JWS: parse, header, verify with RSA and EC keys") { bytes in
+        guard let token = try? CompactJWS(text(bytes)) else { return }
+        _ = token.algorithm
+        _ = token.verify(with: Keys.shared.rsa.publicKey)
+        _ = token.verify(with: Keys.shared.ec.publicKey)
+    }
+
+    /// Client assertions as the token endpoint reads them: the input is the `client_assertion` of a client-credentials
+    /// request by a configured confidential client.
+    static let assertion = Harness(name: "assertion", summary: "client_assertion at the token endpoint (JWT parsing and header checks)") { bytes in
+        let form = URLEncodedForm.encode([
+            ("grant_type", "client_credentials"), ("client_id", "9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d"),
+            ("scope", "api://contoso-api/.default"),
+            ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+            ("client_assertion", text(bytes)),
+        ])
+        guard let request = try? HTTPRequest(method: "POST", target: "/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/oauth2/v2.0/token",
+                                             headers: ["Host": "127.0.0.1", "Content-Type": "application/x-www-form-urlencoded"],
+                                             body: Array(form.utf8)) else { return }
+        let response = Server.shared.respond(to: request)
+        precondition(response.status.rawValue != 200, "an assertion nobody signed got a token")
+    }
+
+    static let pem = Harness(name: "pem", summary: "PEM and DER certificates and public keys") { bytes in
+        let pem = text(bytes)
+        _ = try? Certificate.parseChain(pem: pem)
+        _ = try? PublicKey(pem: pem)
+        _ = try? Certificate(der: Array(bytes))
+    }
+
+    // MARK: - Configuration and rules
+
+    static let configuration = Harness(name: "configuration", summary: "configuration load of any bytes; what the writer prints loads again") { bytes in
+        guard let loaded = try? ConfigurationLoader.parse(text: text(bytes), fileName: "fuzz.yaml", baseDirectory: Server.directory) else { return }
+        let printed = ConfigurationWriter.yaml(loaded)
+        do {
+            _ = try ConfigurationLoader.parse(text: printed, fileName: "printed.yaml", baseDirectory: Server.directory)
+        } catch {
+            preconditionFailure("config print wrote what config check refuses: \(error)\n\(printed)")
+        }
+    }
+
+    static let redirect = Harness(name: "redirect", summary: "the redirect-URI matcher and the scheme and form-action rules") { bytes in
+        let candidate = text(bytes)
+        if let matched = RedirectURI.match(candidate, registered: Self.registeredRedirects) {
+            precondition(!RedirectURI.hasDangerousScheme(matched), "a dangerous scheme matched")
+        }
+        _ = RedirectURI.hasDangerousScheme(candidate)
+        _ = RedirectURI.formActionSource(candidate)
+        _ = RedirectURI.responseTarget(candidate)
+    }
+
+    static let registeredRedirects = [
+        "msauth.com.contoso.mobile://auth", "http://localhost", "http://127.0.0.1:8400/callback",
+        "https://app.contoso.com/callback", "myapp://auth", "https://*.contoso.com/signin",
+    ]
+}
