@@ -27,6 +27,19 @@ extension IdentityProvider {
         }
     }
 
+    /// Adds `identity` to the tenant with this GUID or domain, replacing an identity with the same client ID.
+    /// Returns false when there is no such tenant.
+    @discardableResult
+    package func upsertManagedIdentity(_ identity: ManagedIdentity, tenant: String) -> Bool {
+        changeTenant(tenant) { t in
+            if let i = t.managedIdentities.firstIndex(where: { $0.clientID.lowercased() == identity.clientID.lowercased() }) {
+                t.managedIdentities[i] = identity
+            } else {
+                t.managedIdentities.append(identity)
+            }
+        }
+    }
+
     /// Serves the configuration the provider was started with (or last given by `replaceConfiguration`) again:
     /// users added or changed at run time are gone.
     package func restoreLoadedConfiguration() {

@@ -73,7 +73,7 @@ final class MicroHTTPDaemon: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
         ]
-        if let tls = configuration.tls {
+        if let tls = configuration.tls, listener.isSecure(in: configuration) {
             flags |= MHD_USE_TLS.rawValue
             guard let key = copyToC(tls.privateKeyPEM), let certificate = copyToC(tls.certificateChainPEM) else {
                 throw .cannotListen(on: address.display, "out of memory", listener: listener)
