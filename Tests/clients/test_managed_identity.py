@@ -357,3 +357,46 @@ def test_an_empty_identity_header_is_refused():
 def test_the_azure_sdk_example_passes_config_check():
     r = subprocess.run([binary(), "config", "check", EXAMPLE], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stderr
+
+
+# The README's section and the compose example
+
+def test_the_readme_snippet_gets_a_token_through_imds(idp, env):
+    import re
+    with open(os.path.join(HERE, "..", "..", "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("\n## Azure SDKs: managed identity\n")
+    section = text[start:text.index("\n## ", start + 1)]
+    (snippet,) = re.findall(r"^```python\n(.*?)^```$", section, flags=re.S | re.M)
+    (imds_export, app_service_exports) = re.findall(r"^```sh\n(export .*?)^```$", section, flags=re.S | re.M)
+    assert imds_export.strip() == "export AZURE_POD_IDENTITY_AUTHORITY_HOST=http://127.0.0.1:8080"
+    assert "IDENTITY_ENDPOINT=http://127.0.0.1:8080/msi/token" in app_service_exports
+    assert "IDENTITY_HEADER=$(cat .mockidp/identity-header)" in app_service_exports
+    for variables in ({"AZURE_POD_IDENTITY_AUTHORITY_HOST": idp.http},
+                      {"IDENTITY_ENDPOINT": idp.http + "/msi/token", "IDENTITY_HEADER": idp.identity_header}):
+        for name in SDK_VARIABLES:
+            env.delenv(name, raising=False)
+        for name, value in variables.items():
+            env.setenv(name, value)
+        scope = {}
+        exec(compile(snippet, "README.md (Azure SDKs: managed identity)", "exec"), scope)
+        assert_identity(idp.verify(scope["token"].token, "https://management.azure.com"), SYSTEM, SYSTEM_OID, SYSTEM_RES)
+
+
+def test_the_compose_example_points_the_app_at_the_imds_listener():
+    import yaml
+    with open(os.path.join(HERE, "..", "..", "docker", "compose.managed-identity.yaml"), encoding="utf-8") as f:
+        compose = yaml.safe_load(f)
+    command = compose["services"]["mockidp"]["command"]
+    port = command[command.index("--http-port") + 1]
+    assert compose["services"]["app"]["environment"]["AZURE_POD_IDENTITY_AUTHORITY_HOST"] == "http://mockidp:%s" % port
+    config = command[command.index("--config") + 1]
+    mount = next(v for v in compose["services"]["mockidp"]["volumes"] if v.endswith(":/config:ro"))
+    assert os.path.exists(os.path.join(HERE, "..", "..", "docker", mount.split(":")[0], os.path.basename(config)))
+    # The server starts with the compose file's arguments (port 0 for the fixed 8080).
+    s = start_server(command[1:command.index("--config")] + ["--config", EXAMPLE, "--http-port", "0"])
+    try:
+        lines = listening_lines(s.process, 2)
+        assert lines[1].startswith("mockidp listening on http://")
+    finally:
+        assert stop_server(s) == 0
