@@ -97,16 +97,19 @@ def test_imds_system_assigned_identity(idp, env):
     assert_identity(claims, SYSTEM, SYSTEM_OID, SYSTEM_RES)
 
 
-@pytest.mark.parametrize("how", ["client_id", "object_id", "resource_id"])
-def test_imds_user_assigned_identity(idp, env, how):
-    imds(idp, env)
-    credential = {
-        "client_id": lambda: ManagedIdentityCredential(client_id=WORKER),
-        "object_id": lambda: ManagedIdentityCredential(identity_config={"object_id": WORKER_OID}),
-        "resource_id": lambda: ManagedIdentityCredential(identity_config={"resource_id": WORKER_RES}),
-    }[how]()
-    token = credential.get_token("https://vault.azure.net/.default")
-    assert_identity(idp.verify(token.token, "https://vault.azure.net"), WORKER, WORKER_OID, WORKER_RES)
+USER_ASSIGNED = {
+    "client_id": lambda: ManagedIdentityCredential(client_id=WORKER),
+    "object_id": lambda: ManagedIdentityCredential(identity_config={"object_id": WORKER_OID}),
+    "resource_id": lambda: ManagedIdentityCredential(identity_config={"resource_id": WORKER_RES}),
+}
+
+
+@pytest.mark.parametrize("how", sorted(USER_ASSIGNED))
+@pytest.mark.parametrize("host,resource", [(imds, "https://vault.azure.net"), (app_service, "https://database.windows.net")])
+def test_user_assigned_identity(idp, env, host, resource, how):
+    host(idp, env)
+    token = USER_ASSIGNED[how]().get_token(resource + "/.default")
+    assert_identity(idp.verify(token.token, resource), WORKER, WORKER_OID, WORKER_RES)
 
 
 def test_default_azure_credential_through_imds(idp, env):
@@ -140,18 +143,6 @@ def test_app_service_system_assigned_identity(idp, env):
     app_service(idp, env)
     token = ManagedIdentityCredential().get_token(ARM)
     assert_identity(idp.verify(token.token, "https://management.azure.com"), SYSTEM, SYSTEM_OID, SYSTEM_RES)
-
-
-@pytest.mark.parametrize("how", ["client_id", "object_id", "resource_id"])
-def test_app_service_user_assigned_identity(idp, env, how):
-    app_service(idp, env)
-    credential = {
-        "client_id": lambda: ManagedIdentityCredential(client_id=WORKER),
-        "object_id": lambda: ManagedIdentityCredential(identity_config={"object_id": WORKER_OID}),
-        "resource_id": lambda: ManagedIdentityCredential(identity_config={"resource_id": WORKER_RES}),
-    }[how]()
-    token = credential.get_token("https://database.windows.net/.default")
-    assert_identity(idp.verify(token.token, "https://database.windows.net"), WORKER, WORKER_OID, WORKER_RES)
 
 
 def test_default_azure_credential_through_app_service(idp, env):
