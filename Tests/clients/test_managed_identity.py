@@ -391,3 +391,16 @@ def test_the_compose_example_points_the_app_at_the_imds_listener():
         assert lines[1].startswith("mockidp listening on http://")
     finally:
         assert stop_server(s) == 0
+
+
+def test_azure_identity_retries_an_injected_imds_failure(idp, env):
+    imds(idp, env)
+    r = requests.post(idp.http + "/_mockidp/faults", json={"endpoint": "managedidentity", "status": 500, "error": "server_error",
+                                                           "clientId": WORKER, "count": 1}, timeout=10)
+    assert r.status_code == 201, r.text
+    # azure-identity's IMDS policy retries 5xx (imds.py PIPELINE_SETTINGS); the second attempt gets the token.
+    token = ManagedIdentityCredential(client_id=WORKER).get_token("https://vault.azure.net/.default")
+    assert_identity(idp.verify(token.token, "https://vault.azure.net"), WORKER, WORKER_OID, WORKER_RES)
+    statuses = [e["status"] for e in requests.get(idp.http + "/_mockidp/requests", timeout=10).json()["requests"]
+                if e["path"] == "/metadata/identity/oauth2/token"][-2:]
+    assert statuses == [500, 200]

@@ -7,7 +7,7 @@ enum ManagedIdentityRoutes {
     /// Registers a route for each row of `ManagedIdentityEndpointTable.paths`.
     static func add(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
         for (host, method, template) in ManagedIdentityEndpointTable.paths {
-            table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: nil) { request, _, context in
+            table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: FaultSite(host)) { request, _, context in
                 token(request, host: host, context: context, h)
             })
         }

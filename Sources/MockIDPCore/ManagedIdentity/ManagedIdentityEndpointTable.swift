@@ -7,6 +7,10 @@ public enum ManagedIdentityHost: String, Sendable, CaseIterable {
     /// Cloud Shell and older hosts: `POST /msi/token` with a form body.
     case cloudShell
 
+    /// The name faults use for the managed-identity endpoints of every host (`Fault.endpointNames`): a fault there
+    /// tests a client's retries (azure-identity retries IMDS's 404, 410, 429 and 5xx).
+    package static let controlName = "managedidentity"
+
     /// The host in words, for errors and the request log.
     package var displayName: String {
         switch self {
