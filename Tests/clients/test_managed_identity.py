@@ -3,6 +3,7 @@ endpoints on a plain-HTTP listener (--http-port), each test in a clean environme
 import os
 import stat
 import subprocess
+import sys
 import time
 
 import jwt
@@ -404,3 +405,52 @@ def test_azure_identity_retries_an_injected_imds_failure(idp, env):
     statuses = [e["status"] for e in requests.get(idp.http + "/_mockidp/requests", timeout=10).json()["requests"]
                 if e["path"] == "/metadata/identity/oauth2/token"][-2:]
     assert statuses == [500, 200]
+
+
+# At IMDS's real address, with no variable at all
+
+IMDS_CHILD = r'''
+import os, subprocess, sys, tempfile, time
+import jwt, requests
+from azure.identity import DefaultAzureCredential
+binary, example = sys.argv[1], sys.argv[2]
+state = tempfile.mkdtemp(prefix="mockidp-imds-")
+ready = os.path.join(state, "ready")
+server = subprocess.Popen([binary, "serve", "--config", example, "--host", "169.254.169.254", "--port", "0",
+                           "--http-port", "80", "--state-dir", state, "--ready-file", ready, "--admin-token", "t"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    deadline = time.time() + 20
+    while not os.path.exists(ready):
+        assert server.poll() is None and time.time() < deadline, "mockidp did not start"
+        time.sleep(0.01)
+    # DefaultAzureCredential as in an Azure VM: it probes IMDS (the request without Metadata: true), then asks it.
+    token = DefaultAzureCredential().get_token("https://management.azure.com/.default").token
+    keys = requests.get("http://169.254.169.254/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/discovery/keys", timeout=10).json()
+    key = {k["kid"]: jwt.PyJWK(k).key for k in keys["keys"]}[jwt.get_unverified_header(token)["kid"]]
+    claims = jwt.decode(token, key, algorithms=["RS256"], audience="https://management.azure.com",
+                        issuer="https://sts.windows.net/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/")
+    assert claims["appid"] == sys.argv[3], claims
+    # The caller's address is 169.254.169.254, not loopback: the control API wants the admin token.
+    log = requests.get("http://169.254.169.254/_mockidp/requests", headers={"Authorization": "Bearer t"}, timeout=10).json()["requests"]
+    probe = [e for e in log if e["path"] == "/metadata/identity/oauth2/token"]
+    assert [e["status"] for e in probe] == [400, 200], probe
+    print("ok")
+finally:
+    server.terminate()
+    server.wait(timeout=10)
+'''
+
+
+def test_default_azure_credential_finds_mockidp_at_imds_real_address_with_no_variable(env, tmp_path):
+    from namespace import unshare_refusal
+    refusal = unshare_refusal()
+    if refusal:
+        pytest.skip(refusal)
+    child = tmp_path / "imds_child.py"
+    child.write_text(IMDS_CHILD)
+    # A private network namespace whose loopback also holds 169.254.169.254 (the machine's network is never touched).
+    script = "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && exec \"$0\" \"$@\""
+    r = subprocess.run(["unshare", "--net", "--", "sh", "-c", script, sys.executable, str(child), binary(), EXAMPLE, SYSTEM],
+                       capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
