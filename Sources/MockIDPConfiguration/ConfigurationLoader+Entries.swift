@@ -28,6 +28,19 @@ extension ConfigurationLoader {
                         }).app
     }
 
+    /// Decodes `text` (JSON, or YAML) as a `managedIdentities:` entry of the tenant `tenantID` and validates
+    /// `configuration` with it added (or replacing the identity with the same client ID).
+    package static func decodeManagedIdentity(text: String, fileName: String, tenantID: String,
+                                             joining configuration: IdentityProviderConfiguration) throws(ConfigurationError) -> ManagedIdentity {
+        try decodeEntry(text: text, fileName: fileName, tenantID: tenantID, joining: configuration,
+                        decode: { decoder, root, origin in decoder.managedIdentityEntry(root, at: origin, tenantID: tenantID) },
+                        add: { tenant, entry in
+                            let clientID = entry.identity.clientID.lowercased()
+                            tenant.managedIdentities.removeAll { $0.identity.clientID.lowercased() == clientID }
+                            tenant.managedIdentities.append(entry)
+                        }).identity
+    }
+
     private static func decodeEntry<Entry>(
         text: String, fileName: String, baseDirectory: String = ".", tenantID: String,
         joining configuration: IdentityProviderConfiguration,

@@ -17,6 +17,12 @@ extension MockIdentityProvider {
         try await control(.addApp, tenant: tenant, body: app.json, expect: 201)
     }
 
+    /// Adds or replaces a managed identity of `tenant`: `POST /_mockidp/tenants/{tenant}/managedIdentities` → 201.
+    @discardableResult
+    public func addManagedIdentity(_ identity: MockManagedIdentity, tenant: String) async throws -> JSONValue {
+        try await control(.addManagedIdentity, tenant: tenant, body: identity.json, expect: 201)
+    }
+
     /// Adds `claims` to the next `count` tokens issued to `clientID` and/or `username` (any, when nil):
     /// `POST /_mockidp/claims`.
     @discardableResult

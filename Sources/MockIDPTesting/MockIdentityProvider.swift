@@ -57,6 +57,16 @@ public struct MockIdentityProvider: Sendable {
     /// The v2 key set of a tenant (the `jwks_uri` of its discovery document).
     public func keySetURL(tenant: String) -> String { EndpointTable.url(.v2Keys, baseURL: baseURL, tenant: tenant) }
 
+    /// The URL of a managed-identity endpoint on this server (`…/metadata/identity/oauth2/token` for IMDS,
+    /// `…/msi/token` for App Service and Cloud Shell): what `IDENTITY_ENDPOINT` or `MSI_ENDPOINT` hold, or, without
+    /// the path, `AZURE_POD_IDENTITY_AUTHORITY_HOST`.
+    public func managedIdentityEndpoint(_ host: ManagedIdentityHost) -> String {
+        ManagedIdentityEndpointTable.url(host, baseURL: baseURL)
+    }
+
+    /// The App Service identity header secret the server expects in `X-IDENTITY-HEADER` (`IDENTITY_HEADER`).
+    public var identityHeader: String { server.identityHeader }
+
     /// The CA certificate file clients must trust (nil without TLS). It lives in a temporary state directory
     /// that is removed when the provider stops, unless a `stateDirectory` was given.
     public var caCertificatePath: String? { server.caCertificatePath }

@@ -64,6 +64,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Port to listen on (0: any free port); repeat for several. Env: MOCKIDP_PORT (','-separated).", valueName: "n"))
     var port: [Int] = []
 
+    @Option(name: .long, help: ArgumentHelp("Also listen with plain HTTP on this port (0: any free port), as IMDS does; repeat for several.", valueName: "n"))
+    var httpPort: [Int] = []
+
     @Flag(name: .long, help: "Serve plain HTTP instead of HTTPS.")
     var noTls = false
 
@@ -85,10 +88,15 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: "Turn the control API off.")
     var noAdmin = false
 
+    @Option(name: .long, help: ArgumentHelp("The App Service identity header secret (X-IDENTITY-HEADER); default: generated, kept in the state directory.", valueName: "secret"))
+    var identityHeader: String?
+
     @OptionGroup(title: "Limits") var limitOptions: LimitOptions
 
     func validate() throws {
         for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
+        for p in httpPort where !(0...65535).contains(p) { throw ValidationError("--http-port must be between 0 and 65535, got \(p)") }
+        if let secret = identityHeader, let problem = MockIdentityProviderServer.identityHeaderProblem(secret) { throw ValidationError(problem) }
         if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Self.checkPublicURL(url) }
         if let token = adminToken, let problem = MockIdentityProviderServer.adminTokenProblem(token) { throw ValidationError(problem) }
         if let p = environment("MOCKIDP_PORT"), port.isEmpty {
@@ -129,7 +137,8 @@ struct Serve: AsyncParsableCommand {
         if let u = publicURL, u.hasSuffix("/") { publicURL = String(u.dropLast()) }
         var options = ServerOptions(host: host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1", ports: ports, tls: !noTls,
                                     stateDirectory: stateDir ?? environment("MOCKIDP_STATE_DIR") ?? ".mockidp",
-                                    publicURL: publicURL, adminToken: adminToken, adminEnabled: !noAdmin)
+                                    publicURL: publicURL, adminToken: adminToken, adminEnabled: !noAdmin,
+                                    httpPorts: httpPort.map { UInt16($0) }, identityHeader: identityHeader)
         options.limits = limitOptions.limits
         let server: MockIdentityProviderServer
         do {
@@ -137,6 +146,10 @@ struct Serve: AsyncParsableCommand {
         } catch {
             printError("mockidp: \(error.description)")
             throw ExitStatus.failure
+        }
+        if identityHeader == nil {
+            // App Service clients send it as X-IDENTITY-HEADER, read from IDENTITY_HEADER (see README, managed identity).
+            printError("mockidp: identity header (IDENTITY_HEADER) \(server.identityHeader), kept in \(server.stateDirectory.path)")
         }
         let service = MockIDPService(server: server, readyFile: readyFile, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],

@@ -7,12 +7,13 @@ import MockIDPJOSE
 /// loopback callers only (403); with it every caller must send `Authorization: Bearer <token>` (401);
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
 public enum ControlCall: String, CaseIterable, Sendable {
-    case addUser, addApp, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
+    case addUser, addApp, addManagedIdentity, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
 
     /// The control API's paths: the one place they are spelled.
     static let paths: [(call: ControlCall, method: String, template: String)] = [
         (.addUser, "POST", "/_mockidp/tenants/{tenant}/users"),
         (.addApp, "POST", "/_mockidp/tenants/{tenant}/apps"),
+        (.addManagedIdentity, "POST", "/_mockidp/tenants/{tenant}/managedIdentities"),
         (.addClaims, "POST", "/_mockidp/claims"),
         (.addFault, "POST", "/_mockidp/faults"),
         (.listFaults, "GET", "/_mockidp/faults"),
@@ -118,7 +119,7 @@ extension EndpointHandlers {
 
     private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
         switch call {
-        case .addUser, .addApp:
+        case .addUser, .addApp, .addManagedIdentity:
             return addDirectoryEntry(call, request, tenant: params["tenant"] ?? "")
         case .addClaims:
             switch ExtraClaims.read(request.body) {
@@ -178,7 +179,11 @@ extension EndpointHandlers {
                                 reason: "no configured tenant has the id or domain '\(segment)'")
         }
         let text = String(decoding: request.body, as: UTF8.self)
-        let what = call == .addUser ? "user" : "app"
+        let what = switch call {
+        case .addUser: "user"
+        case .addManagedIdentity: "managed identity"
+        default: "app"
+        }
         do throws(ConfigurationError) {
             if call == .addUser {
                 let user = try ConfigurationLoader.decodeUser(text: text, fileName: "request body", tenantID: tenant.id,
@@ -186,6 +191,14 @@ extension EndpointHandlers {
                 provider.upsertUser(user, tenant: tenant.id)
                 return controlJSON(.object(["tenant": .string(tenant.id), "username": .string(user.username),
                                             "oid": .string(user.objectID)]), status: .created)
+            }
+            if call == .addManagedIdentity {
+                let identity = try ConfigurationLoader.decodeManagedIdentity(text: text, fileName: "request body", tenantID: tenant.id,
+                                                                            joining: provider.snapshot().configuration)
+                provider.upsertManagedIdentity(identity, tenant: tenant.id)
+                return controlJSON(.object(["tenant": .string(tenant.id), "clientId": .string(identity.clientID),
+                                            "objectId": .string(identity.objectID), "resourceId": .string(identity.resourceID),
+                                            "systemAssigned": .bool(identity.systemAssigned)]), status: .created)
             }
             let app = try ConfigurationLoader.decodeApp(text: text, fileName: "request body", baseDirectory: ".", tenantID: tenant.id,
                                                         joining: provider.snapshot().configuration)

@@ -10,6 +10,8 @@ struct FaultSite: Sendable {
         case authorize(ProtocolVersion, policyInPath: Bool)
         /// The error page (the device login page).
         case page
+        /// The managed-identity host's own JSON.
+        case managedIdentity(ManagedIdentityHost)
     }
 
     /// `Fault.endpointNames`; nil where faults never apply (the health check).
@@ -30,6 +32,11 @@ struct FaultSite: Sendable {
         name = endpoint.queryFormEndpoint.controlName
         answer = endpoint == .authorize ? .authorize(.v2, policyInPath: true) : .json
         policyInPath = true
+    }
+
+    init(_ host: ManagedIdentityHost) {
+        name = ManagedIdentityHost.controlName
+        answer = .managedIdentity(host)
     }
 
     /// True for B2C's policy paths; Entra's paths reach a B2C policy only with `?p=`.
@@ -94,8 +101,9 @@ extension EndpointHandlers {
             }
         case .page:
             return errorPage(error, context: context)
-        case .json:
-            var response = oauthError(error, context: context)
+        case .json, .managedIdentity:
+            let delivery: ErrorDelivery = if case .managedIdentity(let host) = site.answer { .managedIdentity(host) } else { .json }
+            var response = respond(with: error, delivery, context: context)
             if let seconds = fault.effectiveRetryAfter { response.headers["Retry-After"] = String(seconds) }
             return response
         }

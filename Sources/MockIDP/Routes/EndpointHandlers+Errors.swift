@@ -9,6 +9,8 @@ enum ErrorDelivery {
     case page
     /// To the verified redirect URI, in the response mode, with the request's `state`.
     case redirect(to: String, mode: ResponseMode, state: String?)
+    /// A managed-identity host's own JSON (IMDS's `error`/`error_description`, App Service's `statusCode`/`message`).
+    case managedIdentity(ManagedIdentityHost)
 }
 
 /// The one error renderer: every OAuth error leaves the server through `respond(with:_:context:)`.
@@ -29,6 +31,9 @@ extension EndpointHandlers {
             response = HTTPResponse.html(pages.render("error", report.pageValues), status: .badRequest)
         case .redirect(let redirectURI, let mode, let state):
             response = deliver(report.redirectParameters(state: state), to: redirectURI, mode: mode, context: context)
+        case .managedIdentity(let host):
+            response = HTTPResponse.json(report.managedIdentityBody(host).serialized(), status: HTTPStatus(rawValue: error.status))
+            ManagedIdentityRoutes.addHostHeaders(&response, host: host, correlationID: report.correlationID)
         }
         logger.debug("rejected: \(error.reason)")
         response.rejectionReason = error.reason

@@ -154,6 +154,7 @@ struct Routes: Sendable {
             }
         }
         addB2CRoutes(to: &table, h)
+        ManagedIdentityRoutes.add(to: &table, h)
         return table
     }
 

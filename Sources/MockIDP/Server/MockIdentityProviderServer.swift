@@ -8,7 +8,7 @@ import MockIDPJOSE
 public final class MockIdentityProviderServer: Sendable {
     /// The provider answering requests.
     public let provider: IdentityProvider
-    /// How it was told to run (listeners, TLS, state directory, control API).
+    /// How it was told to run (listeners, TLS, state directory, control API); `identityHeader` is the one in use.
     public let options: ServerOptions
     /// The state directory in use.
     public let stateDirectory: StateDirectory
@@ -20,12 +20,17 @@ public final class MockIdentityProviderServer: Sendable {
     public init(configuration: IdentityProviderConfiguration, options: ServerOptions, logger: Logger,
                 clock: ProviderClock = .system()) throws(MockIDPError) {
         if let token = options.adminToken, let problem = Self.adminTokenProblem(token) { throw MockIDPError(problem) }
-        self.options = options
+        if let secret = options.identityHeader, let problem = Self.identityHeaderProblem(secret) { throw MockIDPError(problem) }
+        var options = options
         self.logger = logger
         let state = StateDirectory(path: options.stateDirectory)
         stateDirectory = state
         let signingKey: SigningKey
-        do { signingKey = try state.signingKey() } catch { throw MockIDPError(error.description) }
+        do {
+            signingKey = try state.signingKey()
+            if options.identityHeader == nil { options.identityHeader = try state.identityHeader() }
+        } catch { throw MockIDPError(error.description) }
+        self.options = options
         provider = IdentityProvider(configuration: configuration, signingKeys: [signingKey], clock: clock)
 
         var tls: HTTPServer.TLSIdentity?
@@ -36,7 +41,9 @@ public final class MockIdentityProviderServer: Sendable {
                 tls = HTTPServer.TLSIdentity(certificateChainPEM: identity.chainPEM, privateKeyPEM: identity.keyPEM)
             } catch { throw MockIDPError(error.description) }
         }
-        var httpConfiguration = HTTPServer.Configuration(listeners: options.ports.map { HTTPServer.Listener(host: options.host, port: $0) }, tls: tls)
+        let listeners = options.ports.map { HTTPServer.Listener(host: options.host, port: $0) }
+            + options.httpPorts.map { HTTPServer.Listener(host: options.host, port: $0, plainHTTP: true) }
+        var httpConfiguration = HTTPServer.Configuration(listeners: listeners, tls: tls)
         if let threads = options.threadsPerListener { httpConfiguration.threadsPerListener = threads }
         if let problem = options.limits.problem { throw MockIDPError(problem) }
         httpConfiguration.limit(by: options.limits)
@@ -57,7 +64,7 @@ public final class MockIdentityProviderServer: Sendable {
         do { try http.start() } catch { throw MockIDPError(error.description) }
     }
 
-    /// The base URL of each listener, in the order of the ports asked for.
+    /// The base URL of each listener, in the order of the ports asked for (`--port`, then `--http-port`).
     public var baseURLs: [String] { http.boundListeners.map(\.baseURL) }
 
     /// Stops accepting, lets requests in flight finish (up to `gracePeriod`), then closes.
@@ -71,6 +78,16 @@ public final class MockIdentityProviderServer: Sendable {
     public static func adminTokenProblem(_ token: String) -> String? {
         guard token.allSatisfy(\.isWhitespace) else { return nil }
         return "--admin-token must not be empty: give the token callers send as Authorization: Bearer TOKEN, or leave the flag out"
+    }
+
+    /// The App Service identity header secret clients send as `X-IDENTITY-HEADER` (`IDENTITY_HEADER`).
+    public var identityHeader: String { options.identityHeader ?? "" }
+
+    /// Why `secret` cannot be the identity header, or nil when it can: an empty one would be a secret every caller
+    /// knows (App Service's header guards against server-side request forgery).
+    public static func identityHeaderProblem(_ secret: String) -> String? {
+        guard secret.allSatisfy(\.isWhitespace) else { return nil }
+        return "--identity-header must not be empty: give the secret clients send as X-IDENTITY-HEADER, or leave the flag out for a generated one"
     }
 
     /// The names the TLS certificate must carry: loopback, the listen address, the `--public-url` host and every

@@ -16,12 +16,18 @@ public struct ServerOptions: Sendable {
     public var adminEnabled: Bool
     /// Worker threads per listener; nil uses every core.
     public var threadsPerListener: Int?
+    /// Plain-HTTP listeners beside the TLS ones (`--http-port`, repeatable; 0 picks a free port), as the instance
+    /// metadata service and some container set-ups need.
+    public var httpPorts: [UInt16]
+    /// The App Service identity header secret (`--identity-header`); nil: the state directory's, made on first start.
+    public var identityHeader: String?
     /// Bounds on connections and requests (`--max-connections` and the other limit flags).
     public var limits = ServerLimits()
 
     /// Options; the defaults are `mockidp serve`'s.
     public init(host: String = "127.0.0.1", ports: [UInt16] = [8443], tls: Bool = true, stateDirectory: String = ".mockidp",
-                publicURL: String? = nil, adminToken: String? = nil, adminEnabled: Bool = true, threadsPerListener: Int? = nil) {
+                publicURL: String? = nil, adminToken: String? = nil, adminEnabled: Bool = true, threadsPerListener: Int? = nil,
+                httpPorts: [UInt16] = [], identityHeader: String? = nil) {
         self.host = host
         self.ports = ports
         self.tls = tls
@@ -30,5 +36,7 @@ public struct ServerOptions: Sendable {
         self.adminToken = adminToken
         self.adminEnabled = adminEnabled
         self.threadsPerListener = threadsPerListener
+        self.httpPorts = httpPorts
+        self.identityHeader = identityHeader
     }
 }

@@ -20,6 +20,7 @@ public struct StateDirectory: Sendable {
         static let signingKey = "signing-key.pem"
         static let signingCertificate = "signing-cert.pem"
         static let lock = ".lock"
+        static let identityHeader = "identity-header"
     }
 
     /// The CA certificate clients trust (`<state-dir>/ca.pem`).
@@ -74,6 +75,20 @@ public struct StateDirectory: Sendable {
         guard written == bytes.count, rename(temporary, target) == 0 else {
             unlink(temporary)
             throw StateDirectoryError("cannot write \(target): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The App Service identity header secret (`<state-dir>/identity-header`, mode 0600): read, or generated
+    /// (32 random bytes, base64url) and saved, so it stays the same across starts on the same directory.
+    public func identityHeader() throws(StateDirectoryError) -> String {
+        try ensureExists()
+        return try withLock { () throws(StateDirectoryError) -> String in
+            if let saved = read(File.identityHeader)?.trimmingSpaces().filter({ $0 != "\n" && $0 != "\r" }), !saved.isEmpty {
+                return saved
+            }
+            let secret = Base64URL.encode(SecureRandom.bytes(32))
+            try write(File.identityHeader, secret + "\n", secret: true)
+            return secret
         }
     }
 

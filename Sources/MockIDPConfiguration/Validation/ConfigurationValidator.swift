@@ -10,7 +10,7 @@ struct ConfigurationValidator {
     /// Microsoft Graph's application (client) ID, the same in every tenant.
     static let graphAppID = "00000003-0000-0000-c000-000000000000"
 
-    private let overlay: ConfigurationOverlay
+    let overlay: ConfigurationOverlay
     private var problems: [ConfigurationProblem] = []
 
     /// Every problem of a merged configuration.
@@ -24,6 +24,7 @@ struct ConfigurationValidator {
             validator.checkApps(of: overlay.tenants[tenantIndex])
             validator.checkAPIPermissions(of: tenantIndex, apis: apis)
         }
+        validator.checkManagedIdentities()
         return validator.problems
     }
 
@@ -31,7 +32,7 @@ struct ConfigurationValidator {
         self.overlay = overlay
     }
 
-    private mutating func report(_ origin: Origin, _ reason: String) {
+    mutating func report(_ origin: Origin, _ reason: String) {
         problems.append(origin.problem(reason))
     }
 

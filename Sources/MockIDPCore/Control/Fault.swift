@@ -7,7 +7,7 @@ import MockIDPJOSE
 package struct Fault: Sendable, Equatable {
     /// The endpoint names a fault can name (`Endpoint.controlName`).
     package static let endpointNames: [String] = ["token", "authorize", "devicecode", "discovery", "keys", "userinfo",
-                                                 "logout", "instance", "userrealm", "devicelogin"]
+                                                 "logout", "instance", "userrealm", "devicelogin", ManagedIdentityHost.controlName]
 
     /// Assigned when the fault is registered; shown in the control API's answer.
     package var id: Int = 0

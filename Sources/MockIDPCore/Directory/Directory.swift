@@ -20,6 +20,8 @@ package struct Directory: Sendable {
     /// order, so a client from another tenant is found without walking every tenant.
     private let multiTenantApps: [String: [(tenant: Int, app: Int)]]
     private let multiTenantIdentifiers: [String: [(tenant: Int, app: Int)]]
+    /// Managed identities of every tenant by client, object and resource ID.
+    let managedIdentities: ManagedIdentityIndex
 
     init(_ configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], generation: Int) {
         precondition(!signingKeys.isEmpty, "the key ring is never empty")
@@ -53,6 +55,7 @@ package struct Directory: Sendable {
         identifierIndex = identifiers
         multiTenantApps = shared
         multiTenantIdentifiers = sharedIdentifiers
+        managedIdentities = ManagedIdentityIndex(configuration.tenants)
         for (t, tenant) in configuration.tenants.enumerated() {
             for (u, user) in tenant.users.enumerated() where user.homeTenantID != nil {
                 let home = homeAccount(of: user, in: tenant)

@@ -5,24 +5,31 @@ extension IdentityProvider {
     /// without regard to case). Returns false when there is no such tenant.
     @discardableResult
     package func upsertUser(_ user: User, tenant: String) -> Bool {
-        changeTenant(tenant) { t in
-            if let i = t.users.firstIndex(where: { $0.username.lowercased() == user.username.lowercased() }) {
-                t.users[i] = user
-            } else {
-                t.users.append(user)
-            }
-        }
+        upsert(user, into: \.users, tenant: tenant) { $0.username.lowercased() == user.username.lowercased() }
     }
 
     /// Adds `app` to the tenant with this GUID or domain, replacing an app with the same client ID.
     /// Returns false when there is no such tenant.
     @discardableResult
     package func upsertApp(_ app: Application, tenant: String) -> Bool {
+        upsert(app, into: \.apps, tenant: tenant) { $0.clientID.lowercased() == app.clientID.lowercased() }
+    }
+
+    /// Adds `identity` to the tenant with this GUID or domain, replacing an identity with the same client ID.
+    /// Returns false when there is no such tenant.
+    @discardableResult
+    package func upsertManagedIdentity(_ identity: ManagedIdentity, tenant: String) -> Bool {
+        upsert(identity, into: \.managedIdentities, tenant: tenant) { $0.clientID.lowercased() == identity.clientID.lowercased() }
+    }
+
+    /// Replaces the first entry of the tenant's `list` that `isSame`, or appends `item`.
+    private func upsert<Item>(_ item: Item, into list: WritableKeyPath<Tenant, [Item]>, tenant: String,
+                              isSame: (Item) -> Bool) -> Bool {
         changeTenant(tenant) { t in
-            if let i = t.apps.firstIndex(where: { $0.clientID.lowercased() == app.clientID.lowercased() }) {
-                t.apps[i] = app
+            if let i = t[keyPath: list].firstIndex(where: isSame) {
+                t[keyPath: list][i] = item
             } else {
-                t.apps.append(app)
+                t[keyPath: list].append(item)
             }
         }
     }

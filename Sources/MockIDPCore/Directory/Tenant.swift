@@ -14,10 +14,13 @@ public struct Tenant: Sendable, Equatable {
     public var users: [User]
     /// The app registrations.
     public var apps: [Application]
+    /// Azure managed identities of the tenant.
+    public var managedIdentities: [ManagedIdentity]
 
     /// A tenant; only `id` is required.
     public init(id: String, domains: [String] = [], name: String? = nil, cloud: CloudName = .public,
-                b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = []) {
+                b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = [],
+                managedIdentities: [ManagedIdentity] = []) {
         self.id = id
         self.domains = domains
         self.name = name
@@ -25,6 +28,7 @@ public struct Tenant: Sendable, Equatable {
         self.b2c = b2c
         self.users = users
         self.apps = apps
+        self.managedIdentities = managedIdentities
     }
 
     /// The primary domain, or `{id}.onmicrosoft.com`-less GUID when none is configured.

@@ -1,6 +1,7 @@
-/// The API a token is for: Microsoft Graph (built into every tenant) or a configured app.
+/// The API a token is for: Microsoft Graph or another Azure service (built into every tenant), or a configured app.
 enum APIResource: Sendable, Equatable {
     case graph
+    case azure(AzureResource)
     case app(Application)
 
     /// Microsoft Graph's well-known application ID.
@@ -9,6 +10,7 @@ enum APIResource: Sendable, Equatable {
     var clientID: String {
         switch self {
         case .graph: Self.graphAppID
+        case .azure(let r): r.appID
         case .app(let a): a.clientID
         }
     }
@@ -16,14 +18,15 @@ enum APIResource: Sendable, Equatable {
     var displayName: String {
         switch self {
         case .graph: Self.graphAppID
+        case .azure(let r): r.appID
         case .app(let a): a.clientID
         }
     }
 
-    /// Entra: Graph accepts v1 tokens; an app follows its `accessTokenAcceptedVersion`.
+    /// Entra: Graph and Azure's own services accept v1 tokens; an app follows its `accessTokenAcceptedVersion`.
     var tokenVersion: TokenVersion {
         switch self {
-        case .graph: .v1
+        case .graph, .azure: .v1
         case .app(let a): a.effectiveAccessTokenVersion == 2 ? .v2 : .v1
         }
     }
@@ -32,6 +35,7 @@ enum APIResource: Sendable, Equatable {
     func definesRole(_ role: String) -> Bool {
         switch self {
         case .graph: GraphPermission.isWellFormed(role)
+        case .azure: false
         case .app(let a): a.appRoles.contains(role)
         }
     }
@@ -40,6 +44,8 @@ enum APIResource: Sendable, Equatable {
     func exposesScope(_ scope: String) -> Bool {
         switch self {
         case .graph: GraphPermission.isWellFormed(scope) || ["email", "openid", "profile", "offline_access"].contains(scope)
+        // Entra: Azure's services expose one delegated scope, `user_impersonation`.
+        case .azure: scope == "user_impersonation"
         case .app(let a): a.scopes.contains(scope)
         }
     }
@@ -49,6 +55,7 @@ enum APIResource: Sendable, Equatable {
         let k = key.lowercased()
         switch self {
         case .graph: return k == Self.graphAppID || k == graphResource.lowercased() || k == "https://graph.microsoft.com"
+        case .azure(let r): return r.isNamed(k)
         case .app(let a): return k == a.clientID || a.identifierURIs.contains { $0.lowercased() == k }
         }
     }

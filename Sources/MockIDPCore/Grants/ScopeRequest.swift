@@ -76,6 +76,8 @@ struct ScopeRequest: Sendable {
                     found = .graph
                 } else if let app = directory.api(prefix, in: tenant) {
                     found = .app(app)
+                } else if let azure = AzureResource.named(prefix, cloud: tenant.cloud) {
+                    found = .azure(azure)
                 } else {
                     throw .unknownResource(prefix, tenant: tenant.displayName)
                 }

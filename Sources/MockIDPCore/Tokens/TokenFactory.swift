@@ -224,12 +224,15 @@ struct TokenFactory {
         }
     }
 
-    /// An app-only access token (client credentials): `roles` replaces `scp` (§5.3).
-    func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
+    /// An app-only access token (client credentials): `roles` replaces `scp` (§5.3). For a `managedIdentity`, its
+    /// object ID is `oid` and `sub`, and its resource ID `xms_mirid` (Microsoft Learn, access token claims reference).
+    func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant, overriding: JSONObject = JSONObject(),
+                                managedIdentity: ManagedIdentity? = nil) throws(OAuthError) -> String {
         guard let resource = grant.applicationResource else { preconditionFailure("app tokens always name their API") }
         let opaque = OpaqueClaims(random)
         let version = resource.tokenVersion
-        let servicePrincipal = servicePrincipals.id(appID: grant.client.clientID, tenantID: tenant.id)
+        let servicePrincipal = managedIdentity?.objectID ?? servicePrincipals.id(appID: grant.client.clientID, tenantID: tenant.id)
+        let resourceID = managedIdentity?.resourceID
         let issuedAt = grant.issuedAt
         let audience = audience(resource: resource, identifier: grant.applicationResourceIdentifier, version: version)
         let overrides = overrides(user: nil, overriding)
@@ -240,7 +243,8 @@ struct TokenFactory {
                 expires: issuedAt + lifetime, aio: opaque.aio, appID: grant.client.clientID,
                 appIDAuthentication: grant.clientAuthentication.rawValue, identityProvider: v1Issuer(tenantID: tenant.id),
                 identityType: "app", objectID: servicePrincipal, refreshHint: opaque.refreshHint, roles: nonEmpty(roles),
-                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier)
+                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
+                managedIdentityResourceID: resourceID)
             return try sign(claims, version: .v1, kind: .access, overriding: overrides)
         case .v2:
             let claims = V2AccessTokenClaims(
@@ -248,7 +252,8 @@ struct TokenFactory {
                 expires: issuedAt + lifetime, aio: opaque.aio, authorizedParty: grant.client.clientID,
                 authorizedPartyAuthentication: grant.clientAuthentication.rawValue, identityType: "app",
                 objectID: servicePrincipal, refreshHint: opaque.refreshHint, roles: nonEmpty(roles),
-                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier)
+                subject: servicePrincipal, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
+                managedIdentityResourceID: resourceID)
             return try sign(claims, version: .v2, kind: .access, overriding: overrides)
         }
     }

@@ -76,7 +76,7 @@ final class MicroHTTPDaemon: @unchecked Sendable {
         if context.addressConnections.limit > 0 {
             options.append(callback(.NOTIFY_CONNECTION, unsafeBitCast(AddressConnections.notify, to: Int.self), cls))
         }
-        if let tls = configuration.tls {
+        if let tls = configuration.tls, listener.isSecure(in: configuration) {
             flags |= MHD_USE_TLS.rawValue
             guard let key = copyToC(tls.privateKeyPEM), let certificate = copyToC(tls.certificateChainPEM) else {
                 throw .cannotListen(on: address.display, "out of memory", listener: listener)

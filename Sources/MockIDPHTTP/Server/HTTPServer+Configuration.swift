@@ -8,12 +8,18 @@ extension HTTPServer {
         package var host: String
         /// The TCP port; 0 picks any free port (read the real one from `boundListeners`).
         package var port: UInt16
+        /// True for a plain-HTTP listener beside TLS ones (the instance metadata service speaks plain HTTP).
+        package var plainHTTP: Bool
 
-        /// A listener on `host` and `port`.
-        package init(host: String, port: UInt16) {
+        /// A listener on `host` and `port`; `plainHTTP` keeps it plain when the server has a TLS identity.
+        package init(host: String, port: UInt16, plainHTTP: Bool = false) {
             self.host = host
             self.port = port
+            self.plainHTTP = plainHTTP
         }
+
+        /// Whether this listener speaks HTTPS in `configuration`.
+        func isSecure(in configuration: Configuration) -> Bool { configuration.tls != nil && !plainHTTP }
     }
 
     /// The certificate chain and private key the server presents over TLS.
@@ -34,7 +40,7 @@ extension HTTPServer {
     package struct Configuration: Sendable {
         /// The addresses to listen on; each gets its own libmicrohttpd daemon and worker threads.
         package var listeners: [Listener]
-        /// When set, every listener speaks HTTPS with this identity; otherwise plain HTTP.
+        /// When set, every listener but the `plainHTTP` ones speaks HTTPS with this identity; otherwise plain HTTP.
         package var tls: TLSIdentity?
         /// Worker threads per listener (default: the number of online cores); one slow responder blocks its worker.
         package var threadsPerListener: Int

@@ -52,7 +52,7 @@ package final class HTTPServer: Sendable {
                 let daemon = MicroHTTPDaemon(context: DaemonContext(
                     responder: responder,
                     logger: logger,
-                    isSecure: configuration.tls != nil,
+                    isSecure: listener.isSecure(in: configuration),
                     maximumBodySize: configuration.maximumBodySize,
                     connectionMemoryLimit: MicroHTTPDaemon.connectionMemoryLimit(configuration),
                     perAddressConnectionLimit: configuration.perAddressConnectionLimit,
@@ -61,7 +61,7 @@ package final class HTTPServer: Sendable {
                 do throws(HTTPServerError) {
                     let port = try daemon.start(ListenAddress(listener), listener: listener, configuration: configuration)
                     daemons.append(daemon)
-                    bound.append(BoundListener(host: listener.host, port: port, isSecure: configuration.tls != nil))
+                    bound.append(BoundListener(host: listener.host, port: port, isSecure: listener.isSecure(in: configuration)))
                 } catch {
                     for started in daemons { started.stop() }
                     throw error

@@ -58,7 +58,21 @@ package enum TenantFields {
         },
         print: { tenant in tenant.apps.isEmpty ? nil : .entries(tenant.apps.map(AppFields.table.printed)) })
 
-    static let table = FieldTable(id, domains, name, cloud, b2c, users, apps)
+    package static let managedIdentities = TenantField<Nested>(
+        "managedIdentities", .list(.mapping(ManagedIdentityFields.table.schema)),
+        "Azure managed identities of the tenant, served by the managed-identity endpoints.",
+        read: { decoder, node, origin, tenant in
+            for item in decoder.items(node, at: origin, notAList: "must be a list of managed identities") {
+                if let entry = decoder.managedIdentityEntry(item.node, at: item.origin, tenantID: tenant.id.value) {
+                    tenant.managedIdentities.append(entry)
+                }
+            }
+        },
+        print: { tenant in
+            tenant.managedIdentities.isEmpty ? nil : .entries(tenant.managedIdentities.map(ManagedIdentityFields.table.printed))
+        })
+
+    static let table = FieldTable(id, domains, name, cloud, b2c, users, apps, managedIdentities)
 }
 
 /// The keys of a tenant's `b2c:` mapping, in print order.

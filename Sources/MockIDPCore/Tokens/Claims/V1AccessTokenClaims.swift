@@ -30,6 +30,8 @@ struct V1AccessTokenClaims: Encodable {
     var userPrincipalName: String?
     var tokenIdentifier: String
     var version = "1.0"
+    /// A managed identity's Azure resource ID (app-only tokens of managed identities only).
+    var managedIdentityResourceID: String? = nil
     var authenticationContexts: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -38,6 +40,6 @@ struct V1AccessTokenClaims: Encodable {
         case appIDAuthentication = "appidacr", familyName = "family_name", givenName = "given_name", groups
         case identityProvider = "idp", email, identityType = "idtyp", name, objectID = "oid", refreshHint = "rh"
         case roles, scope = "scp", subject = "sub", tenantID = "tid", uniqueName = "unique_name"
-        case userPrincipalName = "upn", tokenIdentifier = "uti", version = "ver", authenticationContexts = "acrs"
+        case userPrincipalName = "upn", tokenIdentifier = "uti", version = "ver", managedIdentityResourceID = "xms_mirid", authenticationContexts = "acrs"
     }
 }

@@ -24,6 +24,8 @@ struct V2AccessTokenClaims: Encodable {
     var tenantID: String
     var tokenIdentifier: String
     var version = "2.0"
+    /// A managed identity's Azure resource ID (app-only tokens of managed identities only).
+    var managedIdentityResourceID: String? = nil
     /// Only when the request's `claims` asked for MFA (a mock stand-in, so tests can see the step-up).
     var authenticationMethods: [String]?
     var authenticationContexts: [String]?
@@ -33,6 +35,6 @@ struct V2AccessTokenClaims: Encodable {
         case authorizedParty = "azp", authorizedPartyAuthentication = "azpacr", groups, identityProvider = "idp"
         case email, identityType = "idtyp", name, objectID = "oid", preferredUsername = "preferred_username"
         case refreshHint = "rh", roles, scope = "scp", subject = "sub", tenantID = "tid", tokenIdentifier = "uti"
-        case version = "ver", authenticationMethods = "amr", authenticationContexts = "acrs"
+        case version = "ver", managedIdentityResourceID = "xms_mirid", authenticationMethods = "amr", authenticationContexts = "acrs"
     }
 }
