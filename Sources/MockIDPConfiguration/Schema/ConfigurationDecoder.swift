@@ -97,9 +97,10 @@ struct ConfigurationDecoder {
         var entry = ApplicationEntry(app: Application(clientID: ""), origin: fields.origin,
                                      clientIDOrigin: fields.origin(of: AppFields.clientID))
         read(fields, AppFields.table, into: &entry)
-        // Without an explicit type: confidential when the app holds a credential.
+        // Without an explicit type: confidential when the app holds a credential (a federated one included).
         if entry.typeOrigin == nil {
-            entry.app.type = entry.app.secret != nil || entry.certificatesOrigin != nil ? .confidential : .public
+            let holdsCredential = entry.app.secret != nil || entry.certificatesOrigin != nil || entry.federatedCredentialsOrigin != nil
+            entry.app.type = holdsCredential ? .confidential : .public
         }
         return entry.app.clientID.isEmpty ? nil : entry
     }
