@@ -17,23 +17,27 @@ extension OAuthError {
 
     /// Entra: AADSTS700211 when no federated credential of the app names the assertion's issuer.
     package static func federatedIssuerNotFound(_ issuer: String) -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 700211,
-                   message: "No matching federated identity record found for presented assertion issuer '\(issuer)'. Check your federated identity credential Subject, Audience and Issuer against the presented assertion. \(workloadIdentityFederationDocumentation)",
-                   status: 401, reason: "no federated credential of the app has the issuer '\(issuer)' (compared exactly, case included)")
+        noMatchingFederatedRecord(700211, claim: "issuer", value: issuer,
+                                  reason: "no federated credential of the app has the issuer '\(issuer)' (compared exactly, case included)")
     }
 
     /// Entra: AADSTS700212 when credentials with this issuer exist but none lists an audience the token names.
     package static func federatedAudienceNotFound(_ audience: String) -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 700212,
-                   message: "No matching federated identity record found for presented assertion audience '\(audience)'. Check your federated identity credential Subject, Audience and Issuer against the presented assertion. \(workloadIdentityFederationDocumentation)",
-                   status: 401, reason: "no federated credential with this issuer lists the audience '\(audience)'")
+        noMatchingFederatedRecord(700212, claim: "audience", value: audience,
+                                  reason: "no federated credential with this issuer lists the audience '\(audience)'")
     }
 
     /// Entra: AADSTS700213 when credentials with this issuer and audience exist but none has the token's subject.
     package static func federatedSubjectNotFound(_ subject: String) -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 700213,
-                   message: "No matching federated identity record found for presented assertion subject '\(subject)'. Check your federated identity credential Subject, Audience and Issuer against the presented assertion. \(workloadIdentityFederationDocumentation)",
-                   status: 401, reason: "no federated credential with this issuer and audience has the subject '\(subject)' (compared exactly, case included)")
+        noMatchingFederatedRecord(700213, claim: "subject", value: subject,
+                                  reason: "no federated credential with this issuer and audience has the subject '\(subject)' (compared exactly, case included)")
+    }
+
+    /// Entra's one text for 700211, 700212 and 700213, naming the claim that found no federated credential.
+    private static func noMatchingFederatedRecord(_ aadsts: Int, claim: String, value: String, reason: String) -> OAuthError {
+        OAuthError(error: "invalid_client", aadsts: aadsts,
+                   message: "No matching federated identity record found for presented assertion \(claim) '\(value)'. Check your federated identity credential Subject, Audience and Issuer against the presented assertion. \(workloadIdentityFederationDocumentation)",
+                   status: 401, reason: reason)
     }
 
     /// Entra: AADSTS7000272 when the issuer's key set holds no key with the token's `kid`.

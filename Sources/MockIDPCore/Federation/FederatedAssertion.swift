@@ -3,10 +3,14 @@ import MockIDPJOSE
 /// The claims of a federated token that decide which federated credential accepts it: `iss`, `sub`, and `aud`
 /// as a string or a list (Kubernetes writes a list: `["api://AzureADTokenExchange"]`).
 package struct FederatedAssertion: Sendable, Equatable {
+    /// `iss`.
     package var issuer: String
+    /// `sub`.
     package var subject: String
+    /// `aud`, as a list.
     package var audiences: [String]
 
+    /// The claims of a token, as read.
     package init(issuer: String, subject: String, audiences: [String]) {
         self.issuer = issuer
         self.subject = subject

@@ -164,14 +164,15 @@ extension ConfigurationDecoder {
             switch (fields.has(TrustedIssuerFields.jwks), fields.has(TrustedIssuerFields.jwksURI)) {
             case (true, true):
                 report(fields.origin, "give either jwks (a file) or jwksUri (a URL), not both")
-                continue
+                entry.keys = nil
             case (false, false):
                 report(fields.origin, "needs the issuer's keys: jwks (a JWKS file) or jwksUri (its URL)")
-                continue
             default:
                 break
             }
-            guard !entry.issuer.value.isEmpty, entry.keys != nil else { continue }
+            // Kept even without usable keys (that problem is reported): credentials naming the issuer are not
+            // reported again as untrusted.
+            guard !entry.issuer.value.isEmpty else { continue }
             if let first = seen[entry.issuer.value] {
                 report(issuerOrigin, "issuer '\(entry.issuer.value)' is already trusted at \(first.reference(from: issuerOrigin))")
                 continue
@@ -211,18 +212,12 @@ extension ConfigurationDecoder {
 
     /// A JWKS file, read relative to the configuration's directory: JSON holding at least one usable RSA key.
     mutating func keySetFile(_ path: Sourced<String>) -> TrustedIssuerKeys? {
-        let location = FileContents.resolve(path.value, against: baseDirectory)
-        switch FileContents.read(location, limit: TrustedIssuerFields.maximumKeySetBytes) {
-        case .failure(let failure):
-            report(path.origin, "key set '\(path.value)': \(failure)")
+        guard let bytes = file(path, kind: "key set", limit: TrustedIssuerFields.maximumKeySetBytes) else { return nil }
+        switch TrustedIssuerKeys.file(source: path.value, bytes: bytes) {
+        case .success(let keys): return keys
+        case .failure(let problem):
+            report(path.origin, "key set '\(path.value)' \(problem)")
             return nil
-        case .success(let bytes):
-            switch TrustedIssuerKeys.file(source: path.value, bytes: bytes) {
-            case .success(let keys): return keys
-            case .failure(let problem):
-                report(path.origin, "key set '\(path.value)' \(problem)")
-                return nil
-            }
         }
     }
 }
