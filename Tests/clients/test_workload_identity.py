@@ -314,3 +314,39 @@ def test_a_jwks_uri_over_https_is_verified_against_ssl_cert_file(tmp_path, clean
                 assert stop_server(server) == 0
     finally:
         assert stop_server(issuer_server) == 0
+
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "config")
+
+
+def test_the_example_passes_config_check_and_serves_an_aks_workload(tmp_path, clean_env):
+    """config/examples/workload-identity.yaml over the default: config check accepts it, and a projected token signed
+    with the example cluster's key gets the worker app a Graph token through WorkloadIdentityCredential."""
+    import subprocess
+    from conftest import binary
+    files = [os.path.join(EXAMPLES, "default.yaml"), os.path.join(EXAMPLES, "examples", "workload-identity.yaml")]
+    check = subprocess.run([binary(), "config", "check"] + files, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    server = start_server([arg for f in files for arg in ("--config", f)])
+    try:
+        with open(os.path.join(EXAMPLES, "examples", "workload-identity-cluster.key"), "rb") as f:
+            cluster_key = serialization.load_pem_private_key(f.read(), password=None)
+        token = sign(cluster_key, "example-cluster-key-1", "https://oidc.contoso-cluster.example/6a1f3c1e/",
+                     subject="system:serviceaccount:default:orders-worker")
+        token_file = tmp_path / "azure-identity-token"
+        token_file.write_text(token)
+        clean_env.setenv("AZURE_FEDERATED_TOKEN_FILE", str(token_file))
+        clean_env.setenv("AZURE_CLIENT_ID", "8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f")
+        clean_env.setenv("AZURE_TENANT_ID", "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11")
+        clean_env.setenv("AZURE_AUTHORITY_HOST", server.base_url)
+        clean_env.setenv("REQUESTS_CA_BUNDLE", server.ca)
+        access = WorkloadIdentityCredential().get_token("https://graph.microsoft.com/.default").token
+        session = own_session(server)
+        keys = {k["kid"]: jwt.PyJWK(k) for k in session.get(server.url("/common/discovery/keys")).json()["keys"]}
+        claims = jwt.decode(access, keys[jwt.get_unverified_header(access)["kid"]].key, algorithms=["RS256"],
+                            audience="https://graph.microsoft.com",
+                            issuer="https://sts.windows.net/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/")
+        assert claims["appid"] == "8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+        assert claims["roles"] == ["User.Read.All"]
+    finally:
+        assert stop_server(server) == 0
