@@ -6,6 +6,7 @@ mockidp publishes."""
 import http.server
 import json
 import os
+import re
 import threading
 import time
 import uuid
@@ -329,12 +330,15 @@ def test_the_example_passes_config_check_and_serves_an_aks_workload(tmp_path, cl
     assert check.returncode == 0, check.stdout + check.stderr
     server = start_server([arg for f in files for arg in ("--config", f)])
     try:
-        with open(os.path.join(EXAMPLES, "examples", "workload-identity-cluster.key"), "rb") as f:
-            cluster_key = serialization.load_pem_private_key(f.read(), password=None)
-        token = sign(cluster_key, "example-cluster-key-1", "https://oidc.contoso-cluster.example/6a1f3c1e/",
-                     subject="system:serviceaccount:default:orders-worker")
+        # The README's snippet signs the projected token, run as written in a folder that sees config/.
+        readme = open(os.path.join(os.path.dirname(EXAMPLES), "README.md"), encoding="utf-8").read()
+        section = readme[readme.index("\n## Azure SDKs: workload identity federation\n"):]
+        section = section[:section.index("\n## ", 1)]
+        snippet = re.findall(r"^```python\n(.*?)^```$", section, flags=re.S | re.M)[0]
+        os.symlink(EXAMPLES, tmp_path / "config")
+        clean_env.chdir(tmp_path)
+        exec(compile(snippet, "README.md", "exec"), {})
         token_file = tmp_path / "azure-identity-token"
-        token_file.write_text(token)
         clean_env.setenv("AZURE_FEDERATED_TOKEN_FILE", str(token_file))
         clean_env.setenv("AZURE_CLIENT_ID", "8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f")
         clean_env.setenv("AZURE_TENANT_ID", "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11")
