@@ -58,6 +58,8 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"status":"ok"}"#)
         #expect(response.header("content-type")?.hasPrefix("application/json") == true)
         #expect(try get("http://127.0.0.1:\(port)/missing").status == 404)
+        let head = try BlockingHTTPClient(timeoutSeconds: 5).send("HEAD", try #require(BlockingHTTPClient.Target("http://127.0.0.1:\(port)/json#top")))
+        #expect(head.status == 200 && head.body.isEmpty)
     }
 
     @Test("HTTPS verifies the server: trusted with its CA, refused by the system's store, accepted when insecure")
@@ -114,6 +116,7 @@ import Testing
         let target = BlockingHTTPClient.Target("https://[::1]:8443/a/keys?x=1")
         #expect(target?.host == "::1" && target?.port == 8443 && target?.target == "/a/keys?x=1" && target?.isLoopback == true)
         #expect(BlockingHTTPClient.Target("http://example.com")?.port == 80)
+        #expect(BlockingHTTPClient.Target("http://example.com/a?b#c")?.target == "/a?b")
         #expect(BlockingHTTPClient.Target("http://localhost:8080/")?.isLoopback == true)
         #expect(BlockingHTTPClient.Target("http://127.0.0.1.example.com/")?.isLoopback == false)
         for bad in ["ftp://example.com/", "https://", "https://example.com:99999/", "http://a b/", "http://example.com/a\r\nX: y",

@@ -22,9 +22,10 @@ package struct BlockingHTTPClient: Sendable {
             let rest = url.dropFirst(secure ? 8 : 7)
             let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
             authority = String(rest[..<slash])
-            let path = rest[slash...]
+            // A fragment stays with the client (RFC 9110 §4.2.4): it is not sent.
+            let path = rest[slash...].prefix { $0 != "#" }
             target = path.isEmpty ? "/" : (path.first == "?" ? "/" + path : String(path))
-            guard !target.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" || $0 == "#" }) else { return nil }
+            guard !target.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" }) else { return nil }
             var hostPart = Substring(authority)
             var portText: Substring?
             if hostPart.hasPrefix("[") {
@@ -123,7 +124,8 @@ package struct BlockingHTTPClient: Sendable {
             if !readBody, received.contains(0x0A) { break }
             if headEnd == nil, let end = Self.headEnd(received) {
                 headEnd = end
-                expected = Self.head(received[..<end]).flatMap { Self.contentLength($0) }.map { end + $0 }
+                // A HEAD answer has no body, whatever its Content-Length says (RFC 9110 §9.3.2).
+                expected = method == "HEAD" ? end : Self.head(received[..<end]).flatMap { Self.contentLength($0) }.map { end + $0 }
             }
             if let expected, received.count >= expected { break }
         }
@@ -134,6 +136,7 @@ package struct BlockingHTTPClient: Sendable {
         guard let end = headEnd ?? Self.headEnd(received), let head = Self.head(received[..<end]) else {
             throw Failure("the answer is not HTTP/1.x: \(String(decoding: received.prefix(80), as: UTF8.self))")
         }
+        if method == "HEAD" { return Response(status: head.status, headers: head.headers, body: []) }
         var body = Array(received[end...])
         if head.header("transfer-encoding")?.lowercased().contains("chunked") == true {
             body = try Self.dechunked(body)
