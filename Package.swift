@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CLibYAML", providers: [.apt(["libyaml-dev"])]),
 
         .target(name: "MockIDPHTTP", dependencies: [
-            "CMicroHTTPD",
+            "CMicroHTTPD", "CTLS",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MockIDPJOSE", dependencies: ["COpenSSL"]),
@@ -59,7 +59,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "mockidp", dependencies: [
-            "MockIDP", "MockIDPConfiguration", "MockIDPCore", "MockIDPJOSE", "CTLS",
+            "MockIDP", "MockIDPConfiguration", "MockIDPCore", "MockIDPJOSE", "MockIDPHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -62,6 +62,7 @@ package enum ConfigurationLoader {
     ///
     /// - `tokens`: each lifetime a later file sets overrides the earlier one.
     /// - `hosts`: the union, in order of first appearance, without duplicates.
+    /// - `trustedIssuers`: joined; a later file's entry for an issuer an earlier file trusts replaces it (its keys).
     /// - `tenants` merge by `id`. A later tenant with the id of an earlier one overrides the scalar fields it
     ///   sets (`name`, `cloud`, and `b2c` as a whole), adds its `domains` to the earlier ones (without
     ///   duplicates, ignoring case), replaces whole each user with the same `username` (ignoring case) and

@@ -24,15 +24,18 @@ public final class IdentityProvider: Sendable {
     let random: RandomSource
     /// Apps' service principal IDs, derived once each.
     let servicePrincipals = ServicePrincipalIDs()
+    /// The key sets trusted issuers publish at a URL (`jwksUri`), fetched by the server.
+    let remoteKeySets: any RemoteKeySetSource
 
     /// A provider serving `configuration`, signing with the first of `signingKeys` and publishing all of them.
     package init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
-                random: RandomSource = SystemRandom()) {
+                random: RandomSource = SystemRandom(), remoteKeySets: any RemoteKeySetSource = NoRemoteKeySets()) {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
         current = Mutex(Directory(configuration, signingKeys: signingKeys, generation: 0))
         loadedConfiguration = Mutex(configuration)
         self.clock = clock
         self.random = random
+        self.remoteKeySets = remoteKeySets
     }
 
     /// The directory as it is now: the configuration, its indexes and the signing keys, one consistent value.

@@ -9,12 +9,15 @@ public struct MockApp: Sendable {
     public var clientID: String
     /// `name`.
     public var name: String?
-    /// `type`: `public`, `spa` or `confidential` (default: confidential with a secret or certificate).
+    /// `type`: `public`, `spa` or `confidential` (default: confidential with a secret, certificate or federated credential).
     public var type: String?
     /// `secret`, for confidential clients.
     public var secret: String?
     /// `certificates`: PEM files (paths the server can read) accepted for client assertions.
     public var certificates: [String]
+    /// `federatedCredentials`: external tokens (issuer, subject, audiences) accepted as client assertions; an app
+    /// with one is confidential by default.
+    public var federatedCredentials: [MockFederatedCredential]
     /// `redirectUris`.
     public var redirectURIs: [String]
     /// `identifierUris`: the names other apps use for this app as an API (`api://…`).
@@ -34,7 +37,7 @@ public struct MockApp: Sendable {
 
     /// An app with the given fields.
     public init(clientID: String, name: String? = nil, type: String? = nil, secret: String? = nil, certificates: [String] = [],
-                redirectURIs: [String] = [], identifierURIs: [String] = [], scopes: [String] = [], appRoles: [String] = [],
+                federatedCredentials: [MockFederatedCredential] = [], redirectURIs: [String] = [], identifierURIs: [String] = [], scopes: [String] = [], appRoles: [String] = [],
                 apiPermissions: [(api: String, values: [String])] = [], accessTokenVersion: Int? = nil, multiTenant: Bool? = nil,
                 settings: JSONObject = [:]) {
         self.clientID = clientID
@@ -42,6 +45,7 @@ public struct MockApp: Sendable {
         self.type = type
         self.secret = secret
         self.certificates = certificates
+        self.federatedCredentials = federatedCredentials
         self.redirectURIs = redirectURIs
         self.identifierURIs = identifierURIs
         self.scopes = scopes
@@ -61,6 +65,7 @@ public struct MockApp: Sendable {
         body.set(AppFields.type, word: type)
         body.set(AppFields.secret, secret)
         body.set(AppFields.certificates, certificates)
+        body.set(AppFields.federatedCredentials, federatedCredentials)
         body.set(AppFields.redirectURIs, redirectURIs)
         body.set(AppFields.identifierURIs, identifierURIs)
         body.set(AppFields.scopes, scopes)
@@ -72,3 +77,9 @@ public struct MockApp: Sendable {
         return .object(body.object)
     }
 }
+
+/// A federated credential of a `MockApp` (`federatedCredentials:` in the configuration): a token whose `iss` is
+/// `issuer`, whose `sub` is `subject` and whose `aud` names one of `audiences` is accepted as the app's client
+/// assertion. The issuer must be a `trustedIssuers` entry of the server's configuration, or the v2 issuer of one of
+/// its tenants (`https://<host>/<tenant id>/v2.0`).
+public typealias MockFederatedCredential = FederatedCredential

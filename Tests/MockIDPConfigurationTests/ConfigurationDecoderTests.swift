@@ -173,10 +173,10 @@ import Testing
     @Test("a document that is not a mapping is one problem")
     func notAMapping() {
         #expect(problems("- tenants\n- hosts\n") == [
-            "test.yaml:1: the configuration must be a mapping with the keys tokens, hosts and tenants",
+            "test.yaml:1: the configuration must be a mapping with the keys tokens, hosts, tenants and trustedIssuers",
         ])
         #expect(problems("just text") == [
-            "test.yaml:1: the configuration must be a mapping with the keys tokens, hosts and tenants",
+            "test.yaml:1: the configuration must be a mapping with the keys tokens, hosts, tenants and trustedIssuers",
         ])
         #expect(problems("tenants:\n  - just text\n") == ["test.yaml:2: tenants[0]: must be a mapping"])
     }

@@ -31,7 +31,7 @@ enum ConfigurationFixtures {
 
     /// The example configurations shipped in `config/examples/`.
     static let exampleNames = ["multi-tenant.yaml", "b2c.yaml", "sovereign.yaml", "guest.yaml", "headless-ci.yaml",
-                                     "on-behalf-of.yaml", "azure-sdk.yaml"]
+                                     "on-behalf-of.yaml", "azure-sdk.yaml", "workload-identity.yaml"]
 
     /// A self-signed certificate (made with `openssl req -x509`), as a client would register it.
     static let certificatePEM = """

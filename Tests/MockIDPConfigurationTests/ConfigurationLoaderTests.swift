@@ -91,6 +91,10 @@ import Testing
         #expect(multiTenant.tenants[0].apps[0].multiTenant)
         #expect(multiTenant.tenants[1].apps[0].apiPermissions[0] == APIPermission(resource: "api://woodgrove-orders", values: ["Orders.Read"]))
 
+        let workload = try ConfigurationLoader.load(paths: [examples + "workload-identity.yaml"])
+        #expect(workload.tenants[0].apps[0].type == .confidential)
+        #expect(workload.tenants[0].apps[0].federatedCredentials.map(\.issuer) == workload.trustedIssuers.map(\.issuer))
+
         let family = try ConfigurationLoader.load(paths: [examples + "on-behalf-of.yaml"])
         #expect(family.tenants[0].apps.filter(\.foci).map(\.name) == ["Contoso Mail", "Contoso Calendar"])
         #expect(family.tenants[0].apps[0].apiPermissions.map(\.resource) == ["https://graph.microsoft.com", "api://contoso-downstream"])

@@ -11,7 +11,7 @@ import Testing
     func keysAndDescriptions() throws {
         #expect(schema["$schema"] == "https://json-schema.org/draft/2020-12/schema")
         #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
-        #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants"])
+        #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants", "trustedIssuers"])
         let tenant = try #require(schema["properties"]?["tenants"]?["items"])
         #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps", "managedIdentities"])
         #expect(tenant["required"] == ["id"])
@@ -21,7 +21,9 @@ import Testing
         #expect(user["required"] == ["username", "password"])
         let app = try #require(tenant["properties"]?["apps"]?["items"])
         #expect(app["required"] == ["clientId"])
-        #expect(properties(app).count == 17)
+        #expect(properties(app).count == 18)
+        #expect(properties(app["properties"]?["federatedCredentials"]?["items"]) == ["issuer", "subject", "audiences"])
+        #expect(properties(schema["properties"]?["trustedIssuers"]?["items"]) == ["issuer", "jwks", "jwksUri"])
         #expect(properties(tenant["properties"]?["b2c"]) == ["policies", "policyClaim"])
         let identity = try #require(tenant["properties"]?["managedIdentities"]?["items"])
         #expect(properties(identity) == ["clientId", "objectId", "resourceId", "systemAssigned"])
@@ -35,7 +37,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 3 + 3 + 8 + 2 + 10 + 17 + 4)
+        #expect(all.count == 4 + 3 + 8 + 2 + 10 + 18 + 4 + 3 + 3)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 

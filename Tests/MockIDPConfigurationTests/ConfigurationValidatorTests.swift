@@ -53,7 +53,7 @@ import Testing
         """) == [
             "test.yaml:6: tenants[0].apps[0].secret: a public client cannot hold a secret",
             "test.yaml:9: tenants[0].apps[1].secret: a spa client cannot hold a secret",
-            "test.yaml:11: tenants[0].apps[2].type: a confidential client needs a secret or a certificate",
+            "test.yaml:11: tenants[0].apps[2].type: a confidential client needs a secret, a certificate or a federated credential",
         ])
     }
 

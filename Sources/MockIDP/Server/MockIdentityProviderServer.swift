@@ -15,6 +15,8 @@ public final class MockIdentityProviderServer: Sendable {
     private let http: HTTPServer
     private let routes: Routes
     private let logger: Logger
+    /// Trusted issuers' key sets fetched from their `jwksUri`.
+    private let remoteKeySets: RemoteKeySetCache
 
     /// Loads or creates keys and certificates, and prepares (does not start) the listeners.
     public init(configuration: IdentityProviderConfiguration, options: ServerOptions, logger: Logger,
@@ -31,7 +33,9 @@ public final class MockIdentityProviderServer: Sendable {
             if options.identityHeader == nil { options.identityHeader = try state.identityHeader() }
         } catch { throw MockIDPError(error.description) }
         self.options = options
-        provider = IdentityProvider(configuration: configuration, signingKeys: [signingKey], clock: clock)
+        let remoteKeySets = RemoteKeySetCache(logger: logger)
+        self.remoteKeySets = remoteKeySets
+        provider = IdentityProvider(configuration: configuration, signingKeys: [signingKey], clock: clock, remoteKeySets: remoteKeySets)
 
         var tls: HTTPServer.TLSIdentity?
         if options.tls {
@@ -62,6 +66,10 @@ public final class MockIdentityProviderServer: Sendable {
     /// Binds every listener; throws one clear sentence when a port cannot be used.
     public func start() throws(MockIDPError) {
         do { try http.start() } catch { throw MockIDPError(error.description) }
+        remoteKeySets.prefetch(provider.snapshot().configuration.trustedIssuers.compactMap { issuer in
+            if case .uri(let url) = issuer.keys { return url }
+            return nil
+        })
     }
 
     /// The base URL of each listener, in the order of the ports asked for (`--port`, then `--http-port`).

@@ -13,6 +13,11 @@ extension ConfigurationOverlay {
         var knownHosts = Set(hosts.map(\.value))
         for host in later.hosts where knownHosts.insert(host.value).inserted { hosts.append(host) }
 
+        var earlierIssuers = FirstIndex(trustedIssuers.map(\.issuer.value))
+        for issuer in later.trustedIssuers {
+            if let index = earlierIssuers.claim(issuer.issuer.value) { trustedIssuers[index] = issuer } else { trustedIssuers.append(issuer) }
+        }
+
         // Into none (the first file): the later tenants as they are, without copying each.
         if tenants.isEmpty {
             tenants = later.tenants
@@ -42,7 +47,8 @@ extension ConfigurationOverlay {
                        cloud: tenant.cloud?.value ?? .public, b2c: tenant.b2c?.value,
                        users: tenant.users.map(\.user), apps: tenant.apps.map(\.app),
                        managedIdentities: tenant.managedIdentities.map(\.identity))
-            })
+            },
+            trustedIssuers: trustedIssuers.compactMap(\.trustedIssuer))
     }
 
     /// An overlay of a built configuration, for merging built configurations: having no origin in a file,
@@ -57,6 +63,9 @@ extension ConfigurationOverlay {
                                refreshLifetime: sourced(configuration.tokens.refreshLifetime, unless: standard.refreshLifetime),
                                codeLifetime: sourced(configuration.tokens.codeLifetime, unless: standard.codeLifetime))
         hosts = configuration.hosts.map { Sourced(value: $0, origin: nowhere) }
+        trustedIssuers = configuration.trustedIssuers.map {
+            TrustedIssuerEntry(issuer: Sourced(value: $0.issuer, origin: nowhere), keys: $0.keys, origin: nowhere)
+        }
         tenants = configuration.tenants.map { tenant in
             TenantOverlay(
                 origin: nowhere, id: Sourced(value: tenant.id, origin: nowhere),
@@ -65,7 +74,11 @@ extension ConfigurationOverlay {
                 cloud: sourced(tenant.cloud, unless: .public),
                 b2c: tenant.b2c.map { Sourced(value: $0, origin: nowhere) },
                 users: tenant.users.map { UserEntry(user: $0, origin: nowhere, usernameOrigin: nowhere, objectIDOrigin: nowhere) },
-                apps: tenant.apps.map { ApplicationEntry(app: $0, origin: nowhere, clientIDOrigin: nowhere) },
+                apps: tenant.apps.map { app in
+                    var entry = ApplicationEntry(app: app, origin: nowhere, clientIDOrigin: nowhere)
+                    entry.federatedCredentialIssuerOrigins = app.federatedCredentials.map { _ in nowhere }
+                    return entry
+                },
                 managedIdentities: tenant.managedIdentities.map {
                     ManagedIdentityEntry(identity: $0, origin: nowhere, clientIDOrigin: nowhere, objectIDOrigin: nowhere,
                                          resourceIDOrigin: nowhere)

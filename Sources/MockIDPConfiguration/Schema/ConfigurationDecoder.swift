@@ -97,9 +97,10 @@ struct ConfigurationDecoder {
         var entry = ApplicationEntry(app: Application(clientID: ""), origin: fields.origin,
                                      clientIDOrigin: fields.origin(of: AppFields.clientID))
         read(fields, AppFields.table, into: &entry)
-        // Without an explicit type: confidential when the app holds a credential.
+        // Without an explicit type: confidential when the app holds a credential (a federated one included).
         if entry.typeOrigin == nil {
-            entry.app.type = entry.app.secret != nil || entry.certificatesOrigin != nil ? .confidential : .public
+            let holdsCredential = entry.app.secret != nil || entry.certificatesOrigin != nil || entry.federatedCredentialsOrigin != nil
+            entry.app.type = holdsCredential ? .confidential : .public
         }
         return entry.app.clientID.isEmpty ? nil : entry
     }
@@ -137,22 +138,28 @@ struct ConfigurationDecoder {
 
     /// A certificate file, read relative to the configuration's directory.
     mutating func certificate(_ path: Sourced<String>) -> ClientCertificate? {
-        let location = FileContents.resolve(path.value, against: baseDirectory)
-        switch FileContents.read(location, limit: ConfigurationSchema.maximumCertificateBytes) {
+        guard let bytes = file(path, kind: "certificate", limit: ConfigurationSchema.maximumCertificateBytes) else { return nil }
+        guard YAMLDocument.firstInvalidUTF8Offset(bytes) == nil else {
+            report(path.origin, "certificate '\(path.value)' is not a PEM text file")
+            return nil
+        }
+        let pem = String(decoding: bytes, as: UTF8.self)
+        if let problem = ClientCertificate.validationProblem(pem: pem) {
+            report(path.origin, "certificate '\(path.value)' \(problem)")
+            return nil
+        }
+        return ClientCertificate(source: path.value, pem: pem)
+    }
+
+    /// The bytes of a file the configuration names (a certificate, a key set), read relative to its directory;
+    /// nil, and why reported as `<kind> '<path>': …`, when it cannot be read.
+    mutating func file(_ path: Sourced<String>, kind: String, limit: Int) -> [UInt8]? {
+        switch FileContents.read(FileContents.resolve(path.value, against: baseDirectory), limit: limit) {
         case .failure(let failure):
-            report(path.origin, "certificate '\(path.value)': \(failure)")
+            report(path.origin, "\(kind) '\(path.value)': \(failure)")
             return nil
         case .success(let bytes):
-            guard YAMLDocument.firstInvalidUTF8Offset(bytes) == nil else {
-                report(path.origin, "certificate '\(path.value)' is not a PEM text file")
-                return nil
-            }
-            let pem = String(decoding: bytes, as: UTF8.self)
-            if let problem = ClientCertificate.validationProblem(pem: pem) {
-                report(path.origin, "certificate '\(path.value)' \(problem)")
-                return nil
-            }
-            return ClientCertificate(source: path.value, pem: pem)
+            return bytes
         }
     }
 }

@@ -7,6 +7,7 @@ package struct ConfigurationOverlay {
     var tokens = TokensOverlay()
     var hosts: [Sourced<String>] = []
     var tenants: [TenantOverlay] = []
+    var trustedIssuers: [TrustedIssuerEntry] = []
 }
 
 /// `tokens:`, each lifetime set or not.
@@ -55,6 +56,10 @@ package struct ApplicationEntry {
     var certificatesOrigin: Origin?
     /// Where `foci: true` was written (only public clients may be in the family).
     var fociOrigin: Origin?
+    /// Where a non-empty `federatedCredentials` was written (a credential: not for public clients).
+    var federatedCredentialsOrigin: Origin?
+    /// Parallel to `app.federatedCredentials`: where each issuer was written.
+    var federatedCredentialIssuerOrigins: [Origin] = []
     /// Parallel to `app.redirectURIs`.
     var redirectURIOrigins: [Origin] = []
     /// Parallel to `app.identifierURIs`.

@@ -19,10 +19,13 @@ struct ConfigurationValidator {
         validator.checkTenantIDs()
         validator.checkDomains()
         let apis = APIDirectory(overlay)
+        let tenantIDs = Set(overlay.tenants.map(\.id.value))
+        let trustedIssuers = Set(overlay.trustedIssuers.map(\.issuer.value))
         for tenantIndex in overlay.tenants.indices {
             validator.checkUsers(of: overlay.tenants[tenantIndex])
             validator.checkApps(of: overlay.tenants[tenantIndex])
             validator.checkAPIPermissions(of: tenantIndex, apis: apis)
+            validator.checkFederatedIssuers(of: overlay.tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
         }
         validator.checkManagedIdentities()
         return validator.problems
@@ -122,13 +125,17 @@ struct ConfigurationValidator {
             report(origin, "only public clients can be in the family of client IDs (foci); this app is \(type.rawValue)")
         }
         if type == .confidential {
-            if entry.secretOrigin == nil && entry.certificatesOrigin == nil, let origin = entry.typeOrigin {
-                report(origin, "a confidential client needs a secret or a certificate")
+            if entry.secretOrigin == nil && entry.certificatesOrigin == nil && entry.federatedCredentialsOrigin == nil,
+               let origin = entry.typeOrigin {
+                report(origin, "a confidential client needs a secret, a certificate or a federated credential")
             }
             return
         }
         if let origin = entry.secretOrigin { report(origin, "a \(type.rawValue) client cannot hold a secret") }
         if let origin = entry.certificatesOrigin { report(origin, "a \(type.rawValue) client cannot hold certificates") }
+        if let origin = entry.federatedCredentialsOrigin {
+            report(origin, "a \(type.rawValue) client cannot hold federated credentials (they are client credentials)")
+        }
     }
 
     // Entra: redirect URIs by platform: web and SPA need https (or http on a loopback host); custom schemes
@@ -199,6 +206,19 @@ struct ConfigurationValidator {
                 for (value, origin) in zip(permission.values, origins.values) where !exposed.contains(value) {
                     report(origin, "'\(value)' is neither a scope nor an app role of \(api.displayName)")
                 }
+            }
+        }
+    }
+
+    /// Each federated credential's issuer must be trusted: a `trustedIssuers` entry (which says where its keys
+    /// are), or the v2 issuer of one of this server's tenants (checked against the server's own keys).
+    private mutating func checkFederatedIssuers(of tenant: TenantOverlay, trusted: Set<String>, tenantIDs: Set<String>) {
+        for entry in tenant.apps {
+            for (credential, origin) in zip(entry.app.federatedCredentials, entry.federatedCredentialIssuerOrigins) {
+                if trusted.contains(credential.issuer) { continue }
+                if let tenantID = TrustedIssuer.ownTenantID(ofIssuer: credential.issuer), tenantIDs.contains(tenantID) { continue }
+                report(origin, "issuer '\(credential.issuer)' is not trusted: add it to trustedIssuers (with jwks or jwksUri), "
+                    + "or name a tenant of this server by its v2 issuer, https://<host>/<tenant id>/v2.0")
             }
         }
     }

@@ -12,6 +12,8 @@ public struct Application: Sendable, Equatable {
     public var secret: String?
     /// Public certificates accepted for client assertions.
     public var certificates: [ClientCertificate]
+    /// External tokens accepted as client assertions (workload identity federation).
+    public var federatedCredentials: [FederatedCredential] = []
     /// Registered redirect URIs (loopback ones match on any port, as Entra's do).
     public var redirectURIs: [String]
     /// The names other apps use for this API (`api://…`).
@@ -63,7 +65,7 @@ public struct Application: Sendable, Equatable {
     public var displayName: String { name ?? clientID }
     /// The version of access tokens for this app as an API.
     public var effectiveAccessTokenVersion: Int { accessTokenVersion ?? 1 }
-    /// Whether the client can keep a credential (a secret or a certificate).
+    /// Whether the client can keep a credential (a secret, a certificate or a federated credential).
     public var isConfidential: Bool { type == .confidential }
 }
 

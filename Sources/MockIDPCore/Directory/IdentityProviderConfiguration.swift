@@ -6,12 +6,16 @@ public struct IdentityProviderConfiguration: Sendable, Equatable {
     public var hosts: [String]
     /// The tenants served.
     public var tenants: [Tenant]
+    /// External issuers whose tokens federated credentials may accept.
+    public var trustedIssuers: [TrustedIssuer]
 
     /// A configuration; the defaults serve no tenant.
-    public init(tokens: TokenSettings = TokenSettings(), hosts: [String] = [], tenants: [Tenant] = []) {
+    public init(tokens: TokenSettings = TokenSettings(), hosts: [String] = [], tenants: [Tenant] = [],
+                trustedIssuers: [TrustedIssuer] = []) {
         self.tokens = tokens
         self.hosts = hosts
         self.tenants = tenants
+        self.trustedIssuers = trustedIssuers
     }
 }
 

@@ -7,7 +7,8 @@ extension IdentityProvider {
     /// five minutes is the usual default of Microsoft's token validation).
     static let assertionClockSkew = 300
 
-    /// Checks a certificate credential (reference/entra-protocol.md §3.4, Entra's certificate-credentials page):
+    /// Checks a client assertion: a federated token (`checkFederatedAssertion`), or a certificate credential
+    /// (reference/entra-protocol.md §3.4, Entra's certificate-credentials page):
     /// RS256 with `x5t` (SHA-1) or PS256 with `x5t#S256` naming a certificate registered on the app and valid by
     /// the provider's clock, a signature that certificate's key verifies, `iss` = `sub` = client ID, `aud` = this
     /// token endpoint, and `exp`/`nbf` around the provider's clock.
@@ -15,7 +16,7 @@ extension IdentityProvider {
     /// Entra: a `jti` seen before is accepted. MSAL reuses one assertion for up to 540 seconds
     /// (`oauth2cli/assertion.py`), so refusing a replay would break every MSAL client.
     func checkClientAssertion(_ assertion: String, type: String?, client: Application, request: TokenRequest,
-                              tenant: Tenant, context: RequestContext) throws(OAuthError) {
+                              tenant: Tenant, directory: Directory, context: RequestContext) throws(OAuthError) {
         guard let type else { throw .missingParameter("client_assertion_type") }
         guard type == Self.jwtBearerAssertionType else { throw .unsupportedClientAssertionType(type) }
         let jws: CompactJWS
@@ -23,6 +24,11 @@ extension IdentityProvider {
             jws = try CompactJWS(assertion)
         } catch {
             throw .malformedClientAssertion(error.reason)
+        }
+        // Workload identity federation: a token from another issuer (INTERFACE.md).
+        if let issuer = jws.payload["iss"]?.stringValue, Self.isFederatedIssuer(issuer, client: client) {
+            try checkFederatedAssertion(jws, client: client, directory: directory)
+            return
         }
         let alg = jws.header["alg"]?.stringValue ?? "none"
         guard alg == SignatureAlgorithm.rs256.rawValue || alg == SignatureAlgorithm.ps256.rawValue else {
@@ -60,13 +66,7 @@ extension IdentityProvider {
         guard accepted.contains(audience.lowercased()) else {
             throw .assertionAudienceMismatch(audience, expected: accepted.first ?? "")
         }
-        guard let expiry = Self.numericDate(claims["exp"]) else {
-            throw .malformedClientAssertion("it has no numeric exp claim")
-        }
-        let notBefore = Self.numericDate(claims["nbf"])
-        guard now <= expiry + Self.assertionClockSkew, (notBefore ?? now) <= now + Self.assertionClockSkew else {
-            throw .assertionOutsideTimeRange(now: now, notBefore: notBefore, expiry: expiry)
-        }
+        try checkAssertionTimeRange(claims)
     }
 
     /// The token endpoint URLs (v2 and v1) a client may name in `aud`, lower-case: on the host the client used and on

@@ -43,7 +43,7 @@ extension IdentityProvider {
     }
 
     /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic, or a client
-    /// assertion signed with a registered certificate). Returns the client and how it authenticated.
+    /// assertion: signed with a registered certificate, or a federated token). Returns the client and how it authenticated.
     func checkClient(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant, directory: Directory,
                      context: RequestContext, requireCredential: Bool) throws(OAuthError) -> (Application, ClientAuthenticationMethod) {
         guard let clientID = parameters["client_id"] ?? request.basicCredentials?.clientID else {
@@ -70,7 +70,7 @@ extension IdentityProvider {
         }
         if let assertion {
             try checkClientAssertion(assertion, type: parameters["client_assertion_type"], client: client,
-                                     request: request, tenant: tenant, context: context)
+                                     request: request, tenant: tenant, directory: directory, context: context)
             return (client, .certificate)
         }
         if requireCredential { throw .missingClientCredential() }

@@ -4,6 +4,6 @@ package enum ClientAuthenticationMethod: String, Sendable {
     case none = "0"
     /// A client secret (in the body or HTTP Basic).
     case secret = "1"
-    /// A client assertion signed with a registered certificate.
+    /// A client assertion: signed with a registered certificate, or a federated token.
     case certificate = "2"
 }

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import MockIDP
 import MockIDPCore
+import MockIDPHTTP
 import MockIDPJOSE
 
 /// `mockidp probe URL`: sends the API at URL one clean token and one token per tamper defect, each as
@@ -42,7 +43,7 @@ struct ProbeCommand: ParsableCommand {
     @OptionGroup var mint: MintOptions
 
     func validate() throws {
-        guard ProbeClient.Target(url) != nil else { throw ValidationError("the URL must be http://host[:port]/path or https://…, got '\(url)'") }
+        guard BlockingHTTPClient.Target(url) != nil else { throw ValidationError("the URL must be http://host[:port]/path or https://…, got '\(url)'") }
         guard !method.isEmpty, method.allSatisfy({ $0.isLetter && $0.isASCII }) else { throw ValidationError("--method must be an HTTP method such as GET") }
         for header in headers {
             guard let colon = header.firstIndex(of: ":"), colon != header.startIndex, !header.contains("\r"), !header.contains("\n") else {
@@ -65,13 +66,13 @@ struct ProbeCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let target = ProbeClient.Target(url) else { throw ExitStatus.usage }
+        guard let target = BlockingHTTPClient.Target(url) else { throw ExitStatus.usage }
         let (provider, request): (IdentityProvider, MintRequest)
         do { (provider, request) = try mint.provider() } catch {
             if let line = error.line("probe") { printError(line) }
             throw error.status
         }
-        let client = ProbeClient(caFile: cacert, insecure: insecure)
+        let client = BlockingHTTPClient(caFile: cacert, insecure: insecure)
         let extra = headers.map { header -> (String, String) in
             let colon = header.firstIndex(of: ":")!
             return (String(header[..<colon]), String(header[header.index(after: colon)...]).trimmingSpaces())
@@ -89,9 +90,11 @@ struct ProbeCommand: ParsableCommand {
                 throw error.status
             }
             let status: Int
-            do { status = try client.status(method.uppercased(), target, token: token, headers: extra) } catch {
+            do {
+                status = try client.send(method.uppercased(), target, headers: [("Authorization", "Bearer \(token)")] + extra, readBody: false).status
+            } catch {
                 progress(nil)
-                printError("mockidp probe: \(url): \(error.description)")
+                printError("mockidp probe: \(url): \(error.description)" + (error.isUntrustedCertificate ? "; pass --cacert FILE or --insecure" : ""))
                 throw ExitStatus.failure
             }
             rows.append(Row(defect: defect, status: status, holds: TokenDefect.probeVerdictHolds(defect, status: status)))

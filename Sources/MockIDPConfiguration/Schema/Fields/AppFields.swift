@@ -13,7 +13,7 @@ package enum AppFields {
 
     package static let type = AppField<ClientType>(
         "type", .choice(of: ClientType.self),
-        "The kind of client; by default confidential when it has a secret or a certificate, public otherwise.",
+        "The kind of client; by default confidential when it has a secret, a certificate or a federated credential, public otherwise.",
         read: { decoder, node, origin, entry in
             guard let type: ClientType = decoder.choice(node, at: origin) else { return }
             entry.app.type = type
@@ -38,6 +38,14 @@ package enum AppFields {
             entry.app.certificates = paths.compactMap { decoder.certificate($0) }
         },
         print: { .list($0.certificates.map(\.source)) })
+
+    package static let federatedCredentials = AppField<[FederatedCredential]>(
+        "federatedCredentials", .list(.mapping(FederatedCredentialFields.table.schema)),
+        "Workload identity federation: external tokens (issuer, subject, audiences) accepted as client assertions.",
+        read: { decoder, node, origin, entry in decoder.federatedCredentials(node, at: origin, into: &entry) },
+        print: { app in
+            app.federatedCredentials.isEmpty ? nil : .entries(app.federatedCredentials.map(FederatedCredentialFields.table.printed))
+        })
 
     package static let redirectURIs = AppField<[String]>(
         "redirectUris", .list(.uri), "Redirect URIs (loopback ones match on any port).",
@@ -106,7 +114,7 @@ package enum AppFields {
     // `foci` prints last but has always been read before the flags after `multiTenant`: problems on one line
     // (a flow mapping) keep their order.
     static let table = FieldTable(
-        clientID, name, type, secret, certificates, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
+        clientID, name, type, secret, certificates, federatedCredentials, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
         accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE, foci
     ).reading(foci, before: enableIDTokenIssuance)
 }

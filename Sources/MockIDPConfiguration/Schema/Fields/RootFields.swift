@@ -30,7 +30,15 @@ package enum RootFields {
             configuration.tenants.isEmpty ? .scalar("[]") : .entries(configuration.tenants.map(TenantFields.table.printed))
         })
 
-    static let table = FieldTable(tokens, hosts, tenants)
+    package static let trustedIssuers = RootField<Nested>(
+        "trustedIssuers", .list(.mapping(TrustedIssuerFields.table.schema)),
+        "External OpenID issuers whose tokens federated credentials may accept, with their keys (jwks or jwksUri).",
+        read: { decoder, node, origin, overlay in overlay.trustedIssuers = decoder.trustedIssuers(node, at: origin) },
+        print: { configuration in
+            configuration.trustedIssuers.isEmpty ? nil : .entries(configuration.trustedIssuers.map(TrustedIssuerFields.table.printed))
+        })
+
+    static let table = FieldTable(tokens, hosts, tenants, trustedIssuers)
 }
 
 /// The keys of `tokens:`, in print order.
