@@ -13,15 +13,18 @@ import Testing
         #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
         #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants"])
         let tenant = try #require(schema["properties"]?["tenants"]?["items"])
-        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps"])
+        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps", "groups"])
         #expect(tenant["required"] == ["id"])
         let user = try #require(tenant["properties"]?["users"]?["items"])
-        #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "roles", "claims", "requireMfa",
-                                     "homeTenant"])
+        #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "photo", "profile", "roles", "claims",
+                                     "requireMfa", "homeTenant"])
         #expect(user["required"] == ["username", "password"])
         let app = try #require(tenant["properties"]?["apps"]?["items"])
         #expect(app["required"] == ["clientId"])
-        #expect(properties(app).count == 17)
+        #expect(properties(app).count == 18)
+        let group = try #require(tenant["properties"]?["groups"]?["items"])
+        #expect(properties(group) == ["id", "displayName", "securityEnabled", "mail"])
+        #expect(group["required"] == ["id"])
         #expect(properties(tenant["properties"]?["b2c"]) == ["policies", "policyClaim"])
         #expect(properties(schema["properties"]?["tokens"]) == ["lifetime", "refreshLifetime", "codeLifetime"])
 
@@ -32,7 +35,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 3 + 3 + 7 + 2 + 10 + 17)
+        #expect(all.count == 3 + 3 + 8 + 2 + 12 + 18 + 4)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 

@@ -7,12 +7,13 @@ import MockIDPJOSE
 /// loopback callers only (403); with it every caller must send `Authorization: Bearer <token>` (401);
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
 public enum ControlCall: String, CaseIterable, Sendable {
-    case addUser, addApp, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
+    case addUser, addApp, addGroup, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
 
     /// The control API's paths: the one place they are spelled.
     static let paths: [(call: ControlCall, method: String, template: String)] = [
         (.addUser, "POST", "/_mockidp/tenants/{tenant}/users"),
         (.addApp, "POST", "/_mockidp/tenants/{tenant}/apps"),
+        (.addGroup, "POST", "/_mockidp/tenants/{tenant}/groups"),
         (.addClaims, "POST", "/_mockidp/claims"),
         (.addFault, "POST", "/_mockidp/faults"),
         (.listFaults, "GET", "/_mockidp/faults"),
@@ -118,7 +119,7 @@ extension EndpointHandlers {
 
     private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
         switch call {
-        case .addUser, .addApp:
+        case .addUser, .addApp, .addGroup:
             return addDirectoryEntry(call, request, tenant: params["tenant"] ?? "")
         case .addClaims:
             switch ExtraClaims.read(request.body) {
@@ -169,7 +170,7 @@ extension EndpointHandlers {
         }
     }
 
-    /// A user or app in the configuration's own keys, decoded and validated as the configuration file is.
+    /// A user, app or group in the configuration's own keys, decoded and validated as the configuration file is.
     private func addDirectoryEntry(_ call: ControlCall, _ request: HTTPRequest, tenant segment: String) -> HTTPResponse {
         guard let tenant = provider.snapshot().configuration.tenants.first(where: { t in
             t.id == segment.lowercased() || t.domains.contains { $0.lowercased() == segment.lowercased() }
@@ -178,8 +179,14 @@ extension EndpointHandlers {
                                 reason: "no configured tenant has the id or domain '\(segment)'")
         }
         let text = String(decoding: request.body, as: UTF8.self)
-        let what = call == .addUser ? "user" : "app"
+        let what = call == .addUser ? "user" : call == .addGroup ? "group" : "app"
         do throws(ConfigurationError) {
+            if call == .addGroup {
+                let group = try ConfigurationLoader.decodeGroup(text: text, fileName: "request body", tenantID: tenant.id,
+                                                                joining: provider.snapshot().configuration)
+                provider.upsertGroup(group, tenant: tenant.id)
+                return controlJSON(.object(["tenant": .string(tenant.id), "id": .string(group.id)]), status: .created)
+            }
             if call == .addUser {
                 let user = try ConfigurationLoader.decodeUser(text: text, fileName: "request body", tenantID: tenant.id,
                                                               joining: provider.snapshot().configuration)

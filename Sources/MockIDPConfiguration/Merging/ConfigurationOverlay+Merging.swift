@@ -40,7 +40,7 @@ extension ConfigurationOverlay {
             tenants: tenants.map { tenant in
                 Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
                        cloud: tenant.cloud?.value ?? .public, b2c: tenant.b2c?.value,
-                       users: tenant.users.map(\.user), apps: tenant.apps.map(\.app))
+                       users: tenant.users.map(\.user), apps: tenant.apps.map(\.app), groups: tenant.groups.map(\.group))
             })
     }
 
@@ -64,14 +64,15 @@ extension ConfigurationOverlay {
                 cloud: sourced(tenant.cloud, unless: .public),
                 b2c: tenant.b2c.map { Sourced(value: $0, origin: nowhere) },
                 users: tenant.users.map { UserEntry(user: $0, origin: nowhere, usernameOrigin: nowhere, objectIDOrigin: nowhere) },
-                apps: tenant.apps.map { ApplicationEntry(app: $0, origin: nowhere, clientIDOrigin: nowhere) })
+                apps: tenant.apps.map { ApplicationEntry(app: $0, origin: nowhere, clientIDOrigin: nowhere) },
+                groups: tenant.groups.map { GroupEntry(group: $0, origin: nowhere, idOrigin: nowhere) })
         }
     }
 }
 
 extension TenantOverlay {
     /// A later file's declaration of the same tenant: scalar fields it sets win, domains add up, users
-    /// (by username, without regard to case) and apps (by client ID) are replaced whole or added.
+    /// (by username, without regard to case), apps (by client ID) and groups (by id) are replaced whole or added.
     mutating func merge(_ later: TenantOverlay) {
         if let value = later.name { name = value }
         if let value = later.cloud { cloud = value }
@@ -87,6 +88,10 @@ extension TenantOverlay {
         var earlierApps = FirstIndex(apps.map { $0.app.clientID.lowercased() })
         for app in later.apps {
             if let index = earlierApps.claim(app.app.clientID.lowercased()) { apps[index] = app } else { apps.append(app) }
+        }
+        var earlierGroups = FirstIndex(groups.map(\.group.id))
+        for group in later.groups {
+            if let index = earlierGroups.claim(group.group.id) { groups[index] = group } else { groups.append(group) }
         }
     }
 }

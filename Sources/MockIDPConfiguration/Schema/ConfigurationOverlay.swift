@@ -29,6 +29,7 @@ package struct TenantOverlay {
     var b2c: Sourced<B2CSettings>?
     var users: [UserEntry] = []
     var apps: [ApplicationEntry] = []
+    var groups: [GroupEntry] = []
 }
 
 /// One entry of `users:`, complete (a later file replaces a user whole), with the origins validation needs.

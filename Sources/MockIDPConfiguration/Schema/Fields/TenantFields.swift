@@ -58,7 +58,17 @@ package enum TenantFields {
         },
         print: { tenant in tenant.apps.isEmpty ? nil : .entries(tenant.apps.map(AppFields.table.printed)) })
 
-    static let table = FieldTable(id, domains, name, cloud, b2c, users, apps)
+    package static let groups = TenantField<Nested>(
+        "groups", .list(.mapping(GroupFields.table.schema)),
+        "Directory groups (Graph's group objects); ids users list but nobody defines get a default group.",
+        read: { decoder, node, origin, tenant in
+            for item in decoder.items(node, at: origin, notAList: "must be a list of groups") {
+                if let group = decoder.groupEntry(item.node, at: item.origin) { tenant.groups.append(group) }
+            }
+        },
+        print: { tenant in tenant.groups.isEmpty ? nil : .entries(tenant.groups.map(GroupFields.table.printed)) })
+
+    static let table = FieldTable(id, domains, name, cloud, b2c, users, apps, groups)
 }
 
 /// The keys of a tenant's `b2c:` mapping, in print order.
