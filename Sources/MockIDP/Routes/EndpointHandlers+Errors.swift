@@ -1,5 +1,6 @@
 import MockIDPCore
 import MockIDPHTTP
+import MockIDPJOSE
 
 /// How an error reaches the client.
 enum ErrorDelivery {
@@ -9,6 +10,9 @@ enum ErrorDelivery {
     case page
     /// To the verified redirect URI, in the response mode, with the request's `state`.
     case redirect(to: String, mode: ResponseMode, state: String?)
+    /// Microsoft Graph's JSON error object, `error` holding Graph's code (Microsoft Learn, "Microsoft Graph error
+    /// responses and resource types": `code`, `message`, `innerError` with `date`, `request-id`, `client-request-id`).
+    case graph(requestID: String)
 }
 
 /// The one error renderer: every OAuth error leaves the server through `respond(with:_:context:)`.
@@ -29,6 +33,15 @@ extension EndpointHandlers {
             response = HTTPResponse.html(pages.render("error", report.pageValues), status: .badRequest)
         case .redirect(let redirectURI, let mode, let state):
             response = deliver(report.redirectParameters(state: state), to: redirectURI, mode: mode, context: context)
+        case .graph(let requestID):
+            let date = EntraTime.iso8601(provider.clock.now()).prefix(19)
+            let body: JSONValue = ["error": [
+                "code": .string(error.error), "message": .string(error.message),
+                "innerError": ["date": .string(String(date)), "request-id": .string(requestID),
+                               "client-request-id": .string(context.correlationID ?? requestID)],
+            ]]
+            response = HTTPResponse.json(body.serialized(), status: HTTPStatus(rawValue: error.status))
+            if error.status == 401 { response.headers["WWW-Authenticate"] = "Bearer realm=\"\", authorization_uri=\"https://login.microsoftonline.com/common/oauth2/authorize\", client_id=\"00000003-0000-0000-c000-000000000000\"" }
         }
         logger.debug("rejected: \(error.reason)")
         response.rejectionReason = error.reason

@@ -154,6 +154,7 @@ struct Routes: Sendable {
             }
         }
         addB2CRoutes(to: &table, h)
+        EndpointHandlers.addGraphRoutes(to: &table, h)
         return table
     }
 
