@@ -63,6 +63,31 @@ extension String {
         #expect(v1["ver"] == "1.0" && v1["_claim_sources"] != nil && v1["groups"] == nil)
     }
 
+    @Test("a front-channel ID token (hybrid, in the URL fragment) carries 6 groups, and hasgroups instead of 7")
+    func implicitLimit() throws {
+        for (count, expectGroups) in [(6, true), (7, false)] {
+            var configuration = Fixtures.configuration
+            let ids = (0..<count).map { n in "00000000-0000-4000-8000-00000000000\(n)" }
+            configuration.tenants[0].users[0].groups = ids
+            configuration.tenants[0].apps[0].groupMembershipClaims = .securityGroup
+            configuration.tenants[0].apps[0].enableIDTokenIssuance = true
+            let provider = IdentityProvider(configuration: configuration, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
+            let pairs = [("client_id", Fixtures.mobile), ("redirect_uri", "http://localhost:5000"), ("response_type", "code id_token"),
+                         ("scope", "openid profile"), ("nonce", "n-1")]
+            guard case .signIn(let v) = provider.checkAuthorization(AuthorizationRequest(
+                tenant: Fixtures.contosoID, parameters: pairs.map { (name: $0.0, value: $0.1) })) else {
+                Issue.record("expected sign-in"); return
+            }
+            let tenant = configuration.tenants[0]
+            let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+                                                  context: Fixtures.context).get()
+            let claims = Fixtures.claims(response.first { $0.name == "id_token" }?.value)
+            #expect((claims["groups"]?.arrayValue?.count == count) == expectGroups)
+            #expect((claims["hasgroups"] == true) == !expectGroups)
+            #expect(claims["_claim_names"] == nil)
+        }
+    }
+
     @Test("Graph's own tokens carry no groups, whatever the client's manifest")
     func graphTokens() {
         let (_, access) = tokens(provider(groups: 2, manifest: .all), scope: "User.Read")

@@ -137,22 +137,28 @@ struct ConfigurationDecoder {
 
     /// A certificate file, read relative to the configuration's directory.
     mutating func certificate(_ path: Sourced<String>) -> ClientCertificate? {
-        let location = FileContents.resolve(path.value, against: baseDirectory)
-        switch FileContents.read(location, limit: ConfigurationSchema.maximumCertificateBytes) {
+        guard let bytes = file(path, limit: ConfigurationSchema.maximumCertificateBytes, kind: "certificate") else { return nil }
+        guard YAMLDocument.firstInvalidUTF8Offset(bytes) == nil else {
+            report(path.origin, "certificate '\(path.value)' is not a PEM text file")
+            return nil
+        }
+        let pem = String(decoding: bytes, as: UTF8.self)
+        if let problem = ClientCertificate.validationProblem(pem: pem) {
+            report(path.origin, "certificate '\(path.value)' \(problem)")
+            return nil
+        }
+        return ClientCertificate(source: path.value, pem: pem)
+    }
+
+    /// The bytes of a file the configuration names (a `kind` such as "certificate"), read relative to the
+    /// configuration's directory and bounded by `limit`; nil, with the reason reported, when it cannot be read.
+    mutating func file(_ path: Sourced<String>, limit: Int, kind: String) -> [UInt8]? {
+        switch FileContents.read(FileContents.resolve(path.value, against: baseDirectory), limit: limit) {
         case .failure(let failure):
-            report(path.origin, "certificate '\(path.value)': \(failure)")
+            report(path.origin, "\(kind) '\(path.value)': \(failure)")
             return nil
         case .success(let bytes):
-            guard YAMLDocument.firstInvalidUTF8Offset(bytes) == nil else {
-                report(path.origin, "certificate '\(path.value)' is not a PEM text file")
-                return nil
-            }
-            let pem = String(decoding: bytes, as: UTF8.self)
-            if let problem = ClientCertificate.validationProblem(pem: pem) {
-                report(path.origin, "certificate '\(path.value)' \(problem)")
-                return nil
-            }
-            return ClientCertificate(source: path.value, pem: pem)
+            return bytes
         }
     }
 }
