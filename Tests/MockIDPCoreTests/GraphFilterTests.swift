@@ -25,6 +25,9 @@ import Testing
         #expect(parse("(displayName eq 'a'") == .failure(.syntax(position: 19)))
         #expect(parse("displayName eq 'a' extra") == .failure(.syntax(position: 19)))
         #expect(parse("") == .failure(.syntax(position: 0)))
+        let deep = String(repeating: "(", count: 10_000) + "mail eq 'a'" + String(repeating: ")", count: 10_000)
+        #expect(parse(deep) == .failure(.syntax(position: 32)))
+        #expect((try? parse(String(repeating: "(", count: 32) + "mail eq 'a'" + String(repeating: ")", count: 32)).get()) != nil)
     }
 
     @Test("operators and properties Graph's basic directory queries do not take are refused, not ignored")

@@ -128,3 +128,44 @@ import Testing
         #expect(value?["verifiedDomains"]?.arrayValue?.first?["isInitial"] == true)
     }
 }
+
+/// Graph's hosts of the sovereign clouds: each serves the tokens of its own cloud's tenants.
+@Suite struct SovereignGraphTests {
+    let provider = CloudFixtures.provider()
+
+    func call(_ path: String, token: String?, host: String) -> Result<GraphResponse, OAuthError> {
+        provider.graph(GraphRequest(method: "GET", version: "v1.0", segments: path.split(separator: "/").map(String.init),
+                                    bearerToken: token), context: CloudFixtures.at(host))
+    }
+
+    func token(tenant: String, at host: String, _ parameters: [(String, String)]) -> String? {
+        let result = provider.token(TokenRequest(tenant: tenant, parameters: parameters.map { (name: $0.0, value: $0.1) }),
+                                    context: CloudFixtures.at(host))
+        return result.body?["access_token"]?.stringValue
+    }
+
+    @Test("a US Government user reads /me at graph.microsoft.us and dod-graph.microsoft.us; graph.microsoft.com refuses the token")
+    func usGovernment() throws {
+        let grace = try #require(token(tenant: CloudFixtures.govID, at: "login.microsoftonline.us", [
+            ("grant_type", "password"), ("client_id", CloudFixtures.govConsole), ("username", "grace@contosogov.onmicrosoft.us"),
+            ("password", "grace-password"), ("scope", "https://graph.microsoft.us/User.Read")]))
+        for host in ["graph.microsoft.us", "dod-graph.microsoft.us", "localhost"] {
+            guard case .success(.json(let me)) = call("me", token: grace, host: host) else { Issue.record("refused at \(host)"); continue }
+            #expect(me["userPrincipalName"] == "grace@contosogov.onmicrosoft.us")
+        }
+        #expect(call("me", token: grace, host: "graph.microsoft.com").failure?.error == "InvalidAuthenticationToken")
+    }
+
+    @Test("a China app's token for microsoftgraph.chinacloudapi.cn lists its tenant's users there only")
+    func china() throws {
+        let app = try #require(token(tenant: CloudFixtures.chinaID, at: "login.chinacloudapi.cn", [
+            ("grant_type", "client_credentials"), ("client_id", CloudFixtures.chinaService), ("client_secret", "china-secret"),
+            ("scope", "https://microsoftgraph.chinacloudapi.cn/.default")]))
+        #expect(Fixtures.claims(app)["aud"] == "https://microsoftgraph.chinacloudapi.cn")
+        guard case .success(.json(let users)) = call("users", token: app, host: "microsoftgraph.chinacloudapi.cn") else {
+            Issue.record("refused"); return
+        }
+        #expect(users["value"] == [])
+        #expect(call("users", token: app, host: "graph.microsoft.us").failure?.status == 401)
+    }
+}

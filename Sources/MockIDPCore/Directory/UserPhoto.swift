@@ -32,10 +32,14 @@ public struct UserPhoto: Sendable, Equatable {
 
     /// Why a file is not a photo, as a clause for a problem.
     public enum PhotoProblem: Error, Equatable, CustomStringConvertible {
+        /// Neither PNG's nor JPEG's magic bytes.
         case notAnImage
+        /// The header ends before the image's size.
         case truncated
+        /// More than `maximumBytes`.
         case tooLarge
 
+        /// The problem as a clause after the file's name.
         public var description: String {
             switch self {
             case .notAnImage: "is neither a JPEG nor a PNG file"

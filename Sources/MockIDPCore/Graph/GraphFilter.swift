@@ -64,6 +64,9 @@ package indirect enum GraphFilter: Sendable, Equatable {
         let text: [Unicode.Scalar]
         let properties: Properties
         var position = 0
+        /// Parentheses open now: a bound, so no filter can run the request thread's stack out.
+        var depth = 0
+        static let maximumDepth = 32
 
         /// OData operators and functions Graph knows but this server does not evaluate.
         static let unsupportedWords: Set<String> = ["or", "not", "ne", "gt", "ge", "lt", "le", "in", "has", "endswith",
@@ -92,7 +95,10 @@ package indirect enum GraphFilter: Sendable, Equatable {
         mutating func term() throws(Problem) -> GraphFilter {
             skipSpaces()
             if peek("(") {
+                guard depth < Self.maximumDepth else { throw Problem.syntax(position: position) }
                 position += 1
+                depth += 1
+                defer { depth -= 1 }
                 let inner = try expression()
                 skipSpaces()
                 guard peek(")") else { throw Problem.syntax(position: position) }
