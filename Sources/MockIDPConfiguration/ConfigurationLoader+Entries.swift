@@ -41,6 +41,18 @@ extension ConfigurationLoader {
                         }).identity
     }
 
+    /// Decodes `text` (JSON, or YAML) as a `groups:` entry of the tenant `tenantID` and validates `configuration`
+    /// with it added (or replacing the group with the same id).
+    package static func decodeGroup(text: String, fileName: String, tenantID: String,
+                                   joining configuration: IdentityProviderConfiguration) throws(ConfigurationError) -> Group {
+        try decodeEntry(text: text, fileName: fileName, tenantID: tenantID, joining: configuration,
+                        decode: { decoder, root, origin in decoder.groupEntry(root, at: origin) },
+                        add: { tenant, entry in
+                            tenant.groups.removeAll { $0.group.id == entry.group.id }
+                            tenant.groups.append(entry)
+                        }).group
+    }
+
     private static func decodeEntry<Entry>(
         text: String, fileName: String, baseDirectory: String = ".", tenantID: String,
         joining configuration: IdentityProviderConfiguration,

@@ -112,6 +112,7 @@ public final class IdentityProvider: Sendable {
     /// when any wait: those responses carry the `nonce`, `c_hash` and `at_hash` a web app must check.
     func frontChannelTokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant, clientID: String) -> TokenFactory {
         var factory = tokenFactory(directory, context, tenant: tenant)
+        factory.groupLimit = 6
         if controls.withLock({ !$0.tamperFaults.isEmpty }) { factory.tamper = tamper(clientID: clientID) }
         return factory
     }

@@ -23,6 +23,12 @@ extension MockIdentityProvider {
         try await control(.addManagedIdentity, tenant: tenant, body: identity.json, expect: 201)
     }
 
+    /// Adds or replaces a directory group of `tenant`: `POST /_mockidp/tenants/{tenant}/groups` → 201.
+    @discardableResult
+    public func addGroup(_ group: MockGroup, tenant: String) async throws -> JSONValue {
+        try await control(.addGroup, tenant: tenant, body: group.json, expect: 201)
+    }
+
     /// Adds `claims` to the next `count` tokens issued to `clientID` and/or `username` (any, when nil):
     /// `POST /_mockidp/claims`.
     @discardableResult

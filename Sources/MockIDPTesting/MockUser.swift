@@ -24,11 +24,18 @@ public struct MockUser: Sendable {
     public var requireMFA: Bool?
     /// `homeTenant`: the home tenant of a guest user.
     public var homeTenant: String?
+    /// `photo`: a JPEG or PNG file Graph's `/photo/$value` serves, a path on the server's machine (relative paths
+    /// resolve against the server's working directory).
+    public var photo: String?
+    /// `profile`: more Graph user properties by Graph's names (`givenName`, `jobTitle`, …).
+    public var profile: JSONObject
 
     /// A user with the given fields.
     public init(username: String, password: String, name: String? = nil, objectID: String? = nil, email: String? = nil,
                 groups: [String] = [], roles: [String] = [], claims: JSONObject = [:], requireMFA: Bool? = nil,
-                homeTenant: String? = nil) {
+                homeTenant: String? = nil, photo: String? = nil, profile: JSONObject = [:]) {
+        self.photo = photo
+        self.profile = profile
         self.username = username
         self.password = password
         self.name = name
@@ -50,6 +57,8 @@ public struct MockUser: Sendable {
         body.set(UserFields.objectID, objectID)
         body.set(UserFields.email, email)
         body.set(UserFields.groups, groups)
+        body.set(UserFields.photo, photo)
+        body.set(UserFields.profile, profile)
         body.set(UserFields.roles, roles)
         body.set(UserFields.claims, claims)
         body.set(UserFields.requireMFA, requireMFA)

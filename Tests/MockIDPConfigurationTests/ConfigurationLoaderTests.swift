@@ -17,10 +17,17 @@ import Testing
         #expect(contoso.name == "Contoso")
         #expect(contoso.cloud == .public)
         #expect(contoso.b2c == nil)
+        var alice = User(username: "alice@contoso.onmicrosoft.com", password: "alice-password", name: "Alice Adams",
+                         objectID: "0c3e9d2a-5b7f-4e1a-9c8d-1f2e3d4c5b6a", email: "alice@contoso.com",
+                         groups: ["a8f2c1d4-7b3e-4f5a-9c6d-2e1f0a9b8c7d"], roles: ["Admin"], claims: ["department": "Sales"])
+        alice.profile = ["jobTitle": "Buyer", "officeLocation": "18/2111"]
+        var api = Application(clientID: "7c2d9e4f-1b3a-4c5d-8e6f-a0b1c2d3e4f5", name: "Contoso API", type: .confidential,
+                              secret: "api-secret", identifierURIs: ["api://contoso-api"], scopes: ["access_as_user"],
+                              appRoles: ["Reader", "Writer"], accessTokenVersion: 2)
+        api.groupMembershipClaims = .securityGroup
+        #expect(contoso.groups == [Group(id: "a8f2c1d4-7b3e-4f5a-9c6d-2e1f0a9b8c7d", displayName: "Sales")])
         #expect(contoso.users == [
-            User(username: "alice@contoso.onmicrosoft.com", password: "alice-password", name: "Alice Adams",
-                 objectID: "0c3e9d2a-5b7f-4e1a-9c8d-1f2e3d4c5b6a", email: "alice@contoso.com",
-                 groups: ["a8f2c1d4-7b3e-4f5a-9c6d-2e1f0a9b8c7d"], roles: ["Admin"], claims: ["department": "Sales"]),
+            alice,
             User(username: "bob@contoso.onmicrosoft.com", password: "bob-password", name: "Bob Brown",
                  objectID: User.derivedObjectID(tenantID: contoso.id, username: "bob@contoso.onmicrosoft.com"),
                  requireMFA: true),
@@ -35,9 +42,7 @@ import Testing
                         secret: "daemon-secret",
                         apiPermissions: [APIPermission(resource: "api://contoso-api", values: ["Reader", "Writer"]),
                                          APIPermission(resource: "https://graph.microsoft.com", values: ["User.Read.All"])]),
-            Application(clientID: "7c2d9e4f-1b3a-4c5d-8e6f-a0b1c2d3e4f5", name: "Contoso API", type: .confidential,
-                        secret: "api-secret", identifierURIs: ["api://contoso-api"], scopes: ["access_as_user"],
-                        appRoles: ["Reader", "Writer"], accessTokenVersion: 2),
+            api,
             Application(clientID: "5e8f1a2b-3c4d-4e5f-9a0b-1c2d3e4f5a6b", name: "Contoso Web", type: .confidential,
                         secret: "web-secret", redirectURIs: ["https://localhost:5001/signin-oidc", "http://localhost"],
                         apiPermissions: [APIPermission(resource: "api://contoso-api", values: ["access_as_user"])]),

@@ -13,17 +13,20 @@ import Testing
         #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
         #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants", "trustedIssuers"])
         let tenant = try #require(schema["properties"]?["tenants"]?["items"])
-        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps", "managedIdentities"])
+        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps", "groups", "managedIdentities"])
         #expect(tenant["required"] == ["id"])
         let user = try #require(tenant["properties"]?["users"]?["items"])
-        #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "roles", "claims", "requireMfa",
-                                     "homeTenant"])
+        #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "photo", "profile", "roles", "claims",
+                                     "requireMfa", "homeTenant"])
         #expect(user["required"] == ["username", "password"])
         let app = try #require(tenant["properties"]?["apps"]?["items"])
         #expect(app["required"] == ["clientId"])
-        #expect(properties(app).count == 18)
+        #expect(properties(app).count == 19)
         #expect(properties(app["properties"]?["federatedCredentials"]?["items"]) == ["issuer", "subject", "audiences"])
         #expect(properties(schema["properties"]?["trustedIssuers"]?["items"]) == ["issuer", "jwks", "jwksUri"])
+        let group = try #require(tenant["properties"]?["groups"]?["items"])
+        #expect(properties(group) == ["id", "displayName", "securityEnabled", "mail"])
+        #expect(group["required"] == ["id"])
         #expect(properties(tenant["properties"]?["b2c"]) == ["policies", "policyClaim"])
         let identity = try #require(tenant["properties"]?["managedIdentities"]?["items"])
         #expect(properties(identity) == ["clientId", "objectId", "resourceId", "systemAssigned"])
@@ -37,7 +40,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 4 + 3 + 8 + 2 + 10 + 18 + 4 + 3 + 3)
+        #expect(all.count == 4 + 3 + 9 + 2 + 12 + 19 + 4 + 3 + 3 + 4)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 

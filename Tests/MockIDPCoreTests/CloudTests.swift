@@ -138,7 +138,7 @@ enum CloudFixtures {
             Issue.record("failed"); return
         }
         #expect(d["issuer"] == .string("https://localhost:8443/\(CloudFixtures.govID)/v2.0"))
-        #expect(d["cloud_instance_name"] == "microsoftonline.us" && d["msgraph_host"] == "graph.microsoft.us")
+        #expect(d["cloud_instance_name"] == "microsoftonline.us" && d["msgraph_host"] == "localhost:8443")
         guard case .success(let common) = provider.openIDConfiguration(tenant: "common", version: .v2, context: Fixtures.context) else {
             Issue.record("failed"); return
         }

@@ -35,6 +35,30 @@ import Testing
         }
     }
 
+    @Test("addGroup and a user in it reach the groups claim of an API that asks for it; reset removes both")
+    func groups() async throws {
+        try await withMockIdentityProvider { idp in
+            let ops = "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9e", list = "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9f"
+            try await idp.addGroup(MockGroup(id: ops, displayName: "Ops"), tenant: Self.contoso)
+            try await idp.addGroup(MockGroup(id: list, displayName: "List", securityEnabled: false, mail: "list@contoso.com"), tenant: Self.contoso)
+            try await idp.addUser(MockUser(username: "erin@contoso.onmicrosoft.com", password: "erin-password", groups: [ops, list]),
+                                  tenant: Self.contoso)
+            // The default API's manifest asks for SecurityGroup: the distribution list stays out.
+            let erin = try await idp.passwordToken(tenant: Self.contoso, clientID: Self.mobile, username: "erin@contoso.onmicrosoft.com",
+                                                   password: "erin-password", scopes: ["api://contoso-api/access_as_user"])
+            #expect(erin.claims["groups"] == [.string(ops)])
+            let error = await #expect(throws: ControlAPIError.self) {
+                try await idp.addGroup(MockGroup(id: "not-a-guid"), tenant: Self.contoso)
+            }
+            #expect(error?.status == 400)
+            try await idp.reset()
+            await #expect(throws: (any Error).self) {
+                _ = try await idp.passwordToken(tenant: Self.contoso, clientID: Self.mobile, username: "erin@contoso.onmicrosoft.com",
+                                                password: "erin-password", scopes: ["api://contoso-api/access_as_user"])
+            }
+        }
+    }
+
     @Test("extraClaims lands in the next token only")
     func claims() async throws {
         try await withMockIdentityProvider { idp in

@@ -9,13 +9,22 @@ import Testing
     func fullUser() {
         let user = MockUser(username: "erin@contoso.com", password: "p", name: "Erin", objectID: "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d",
                             email: "erin@contoso.com", groups: ["1a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d"], roles: ["Admin"],
-                            claims: ["department": "Legal"], requireMFA: false, homeTenant: "2a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d")
-        #expect(user.json.objectValue?.keys == ["username", "password", "name", "oid", "email", "groups", "roles", "claims",
-                                                "requireMfa", "homeTenant"])
+                            claims: ["department": "Legal"], requireMFA: false, homeTenant: "2a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                            photo: "photos/erin.png", profile: ["jobTitle": "Counsel"])
+        #expect(user.json.objectValue?.keys == ["username", "password", "name", "oid", "email", "groups", "photo", "profile", "roles",
+                                                "claims", "requireMfa", "homeTenant"])
+        #expect(user.json["profile"] == ["jobTitle": "Counsel"] && user.json["photo"] == "photos/erin.png")
         #expect(user.json["oid"] == "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d")
         #expect(user.json["groups"] == ["1a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d"])
         #expect(user.json["claims"] == ["department": "Legal"])
         #expect(user.json["requireMfa"] == false)
+    }
+
+    @Test("a group sends its fields under their configuration keys, unset ones left out")
+    func group() {
+        #expect(MockGroup(id: "1a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d", displayName: "Sales", securityEnabled: false, mail: "s@contoso.com").json
+                == ["id": "1a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d", "displayName": "Sales", "securityEnabled": false, "mail": "s@contoso.com"])
+        #expect(MockGroup(id: "1a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d").json == ["id": "1a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d"])
     }
 
     @Test("a user with only the required fields sends only those")

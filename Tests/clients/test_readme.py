@@ -62,6 +62,19 @@ def adal_snippet(server):
     assert claims["aud"] == "https://graph.microsoft.com" and claims["ver"] == "1.0"
 
 
+def graph_snippet(server):
+    (snippet,) = blocks("Microsoft Graph", "python")
+    scope = {}
+    exec(compile(snippet, "README.md (Microsoft Graph)", "exec"), scope)
+    assert [u.user_principal_name for u in scope["users"].value] == ["alice@contoso.onmicrosoft.com", "bob@contoso.onmicrosoft.com"]
+    assert (scope["alice"].display_name, scope["alice"].job_title, scope["alice"].id) == \
+        ("Alice Adams", "Buyer", "0c3e9d2a-5b7f-4e1a-9c8d-1f2e3d4c5b6a")
+
+
+def test_graph_snippet_runs_as_written():
+    run_at_real_hosts(__file__, "graph_snippet", hosts=[], ports=("8443",))
+
+
 def test_five_minutes_snippets_run_as_written():
     run_at_real_hosts(__file__, "five_minutes", hosts=[], ports=("8443", "443"))
 

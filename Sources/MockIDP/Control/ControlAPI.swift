@@ -7,13 +7,14 @@ import MockIDPJOSE
 /// loopback callers only (403); with it every caller must send `Authorization: Bearer <token>` (401);
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
 public enum ControlCall: String, CaseIterable, Sendable {
-    case addUser, addApp, addManagedIdentity, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
+    case addUser, addApp, addManagedIdentity, addGroup, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
 
     /// The control API's paths: the one place they are spelled.
     static let paths: [(call: ControlCall, method: String, template: String)] = [
         (.addUser, "POST", "/_mockidp/tenants/{tenant}/users"),
         (.addApp, "POST", "/_mockidp/tenants/{tenant}/apps"),
         (.addManagedIdentity, "POST", "/_mockidp/tenants/{tenant}/managedIdentities"),
+        (.addGroup, "POST", "/_mockidp/tenants/{tenant}/groups"),
         (.addClaims, "POST", "/_mockidp/claims"),
         (.addFault, "POST", "/_mockidp/faults"),
         (.listFaults, "GET", "/_mockidp/faults"),
@@ -119,7 +120,7 @@ extension EndpointHandlers {
 
     private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
         switch call {
-        case .addUser, .addApp, .addManagedIdentity:
+        case .addUser, .addApp, .addManagedIdentity, .addGroup:
             return addDirectoryEntry(call, request, tenant: params["tenant"] ?? "")
         case .addClaims:
             switch ExtraClaims.read(request.body) {
@@ -170,7 +171,7 @@ extension EndpointHandlers {
         }
     }
 
-    /// A user or app in the configuration's own keys, decoded and validated as the configuration file is.
+    /// A user, app or group in the configuration's own keys, decoded and validated as the configuration file is.
     private func addDirectoryEntry(_ call: ControlCall, _ request: HTTPRequest, tenant segment: String) -> HTTPResponse {
         guard let tenant = provider.snapshot().configuration.tenants.first(where: { t in
             t.id == segment.lowercased() || t.domains.contains { $0.lowercased() == segment.lowercased() }
@@ -182,9 +183,16 @@ extension EndpointHandlers {
         let what = switch call {
         case .addUser: "user"
         case .addManagedIdentity: "managed identity"
+        case .addGroup: "group"
         default: "app"
         }
         do throws(ConfigurationError) {
+            if call == .addGroup {
+                let group = try ConfigurationLoader.decodeGroup(text: text, fileName: "request body", tenantID: tenant.id,
+                                                                joining: provider.snapshot().configuration)
+                provider.upsertGroup(group, tenant: tenant.id)
+                return controlJSON(.object(["tenant": .string(tenant.id), "id": .string(group.id)]), status: .created)
+            }
             if call == .addUser {
                 let user = try ConfigurationLoader.decodeUser(text: text, fileName: "request body", tenantID: tenant.id,
                                                               joining: provider.snapshot().configuration)

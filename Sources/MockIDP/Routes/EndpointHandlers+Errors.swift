@@ -1,5 +1,6 @@
 import MockIDPCore
 import MockIDPHTTP
+import MockIDPJOSE
 
 /// How an error reaches the client.
 enum ErrorDelivery {
@@ -11,6 +12,9 @@ enum ErrorDelivery {
     case redirect(to: String, mode: ResponseMode, state: String?)
     /// A managed-identity host's own JSON (IMDS's `error`/`error_description`, App Service's `statusCode`/`message`).
     case managedIdentity(ManagedIdentityHost)
+    /// Microsoft Graph's JSON error object, `error` holding Graph's code (Microsoft Learn, "Microsoft Graph error
+    /// responses and resource types": `code`, `message`, `innerError` with `date`, `request-id`, `client-request-id`).
+    case graph(requestID: String)
 }
 
 /// The one error renderer: every OAuth error leaves the server through `respond(with:_:context:)`.
@@ -34,6 +38,15 @@ extension EndpointHandlers {
         case .managedIdentity(let host):
             response = HTTPResponse.json(report.managedIdentityBody(host).serialized(), status: HTTPStatus(rawValue: error.status))
             ManagedIdentityRoutes.addHostHeaders(&response, host: host, correlationID: report.correlationID)
+        case .graph(let requestID):
+            let date = EntraTime.iso8601(provider.clock.now()).prefix(19)
+            let body: JSONValue = ["error": [
+                "code": .string(error.error), "message": .string(error.message),
+                "innerError": ["date": .string(String(date)), "request-id": .string(requestID),
+                               "client-request-id": .string(context.correlationID ?? requestID)],
+            ]]
+            response = HTTPResponse.json(body.serialized(), status: HTTPStatus(rawValue: error.status))
+            if error.status == 401 { response.headers["WWW-Authenticate"] = "Bearer realm=\"\", authorization_uri=\"https://login.microsoftonline.com/common/oauth2/authorize\", client_id=\"00000003-0000-0000-c000-000000000000\"" }
         }
         logger.debug("rejected: \(error.reason)")
         response.rejectionReason = error.reason

@@ -155,6 +155,7 @@ struct Routes: Sendable {
         }
         addB2CRoutes(to: &table, h)
         ManagedIdentityRoutes.add(to: &table, h)
+        EndpointHandlers.addGraphRoutes(to: &table, h)
         return table
     }
 

@@ -46,7 +46,7 @@ extension ConfigurationOverlay {
                 Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
                        cloud: tenant.cloud?.value ?? .public, b2c: tenant.b2c?.value,
                        users: tenant.users.map(\.user), apps: tenant.apps.map(\.app),
-                       managedIdentities: tenant.managedIdentities.map(\.identity))
+                       managedIdentities: tenant.managedIdentities.map(\.identity), groups: tenant.groups.map(\.group))
             },
             trustedIssuers: trustedIssuers.compactMap(\.trustedIssuer))
     }
@@ -82,14 +82,16 @@ extension ConfigurationOverlay {
                 managedIdentities: tenant.managedIdentities.map {
                     ManagedIdentityEntry(identity: $0, origin: nowhere, clientIDOrigin: nowhere, objectIDOrigin: nowhere,
                                          resourceIDOrigin: nowhere)
-                })
+                },
+                groups: tenant.groups.map { GroupEntry(group: $0, origin: nowhere, idOrigin: nowhere) })
         }
     }
 }
 
 extension TenantOverlay {
     /// A later file's declaration of the same tenant: scalar fields it sets win, domains add up, users
-    /// (by username, without regard to case), apps and managed identities (by client ID) are replaced whole or added.
+    /// (by username, without regard to case), apps and managed identities (by client ID) and groups (by id) are
+    /// replaced whole or added.
     mutating func merge(_ later: TenantOverlay) {
         if let value = later.name { name = value }
         if let value = later.cloud { cloud = value }
@@ -113,6 +115,10 @@ extension TenantOverlay {
             } else {
                 managedIdentities.append(identity)
             }
+        }
+        var earlierGroups = FirstIndex(groups.map(\.group.id))
+        for group in later.groups {
+            if let index = earlierGroups.claim(group.group.id) { groups[index] = group } else { groups.append(group) }
         }
     }
 }

@@ -31,6 +31,7 @@ package struct TenantOverlay {
     var users: [UserEntry] = []
     var apps: [ApplicationEntry] = []
     var managedIdentities: [ManagedIdentityEntry] = []
+    var groups: [GroupEntry] = []
 }
 
 /// One entry of `users:`, complete (a later file replaces a user whole), with the origins validation needs.

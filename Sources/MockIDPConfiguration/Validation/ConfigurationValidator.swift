@@ -24,6 +24,7 @@ struct ConfigurationValidator {
         for tenantIndex in overlay.tenants.indices {
             validator.checkUsers(of: overlay.tenants[tenantIndex])
             validator.checkApps(of: overlay.tenants[tenantIndex])
+            validator.checkGroups(of: overlay.tenants[tenantIndex])
             validator.checkAPIPermissions(of: tenantIndex, apis: apis)
             validator.checkFederatedIssuers(of: overlay.tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
         }
@@ -63,6 +64,18 @@ struct ConfigurationValidator {
                 } else {
                     owners[key] = (index, domain.origin)
                 }
+            }
+        }
+    }
+
+    /// A group id names one group of the tenant.
+    private mutating func checkGroups(of tenant: TenantOverlay) {
+        var seen: [String: Origin] = [:]
+        for entry in tenant.groups {
+            if let first = seen[entry.group.id] {
+                report(entry.idOrigin, "group \(entry.group.id) is already declared at \(first.reference(from: entry.idOrigin))")
+            } else {
+                seen[entry.group.id] = entry.idOrigin
             }
         }
     }

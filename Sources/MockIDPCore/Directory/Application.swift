@@ -41,6 +41,8 @@ public struct Application: Sendable, Equatable {
     /// Entra's family of client IDs: a refresh token issued to a family app is redeemable by every other family
     /// public client of the tenant, and token responses say `"foci": "1"`.
     public var foci: Bool = false
+    /// Which groups this app's ID tokens, and access tokens for it as an API, carry (the manifest's `groupMembershipClaims`).
+    public var groupMembershipClaims: GroupMembershipClaims = .none
 
     /// An app registration; only `clientID` is required.
     public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,

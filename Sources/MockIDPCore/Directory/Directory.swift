@@ -22,6 +22,10 @@ package struct Directory: Sendable {
     private let multiTenantIdentifiers: [String: [(tenant: Int, app: Int)]]
     /// Managed identities of every tenant by client, object and resource ID.
     let managedIdentities: ManagedIdentityIndex
+    /// Per tenant: its groups (configured ones in order, then a standard group for each id users list but no
+    /// entry defines), and their positions by id.
+    private let groupLists: [Int: [Group]]
+    private let groupIndex: [Int: [String: Int]]
 
     init(_ configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], generation: Int) {
         precondition(!signingKeys.isEmpty, "the key ring is never empty")
@@ -56,6 +60,21 @@ package struct Directory: Sendable {
         multiTenantApps = shared
         multiTenantIdentifiers = sharedIdentifiers
         managedIdentities = ManagedIdentityIndex(configuration.tenants)
+        var groupLists: [Int: [Group]] = [:]
+        var groupIndex: [Int: [String: Int]] = [:]
+        for (t, tenant) in configuration.tenants.enumerated() {
+            var list: [Group] = []
+            var index: [String: Int] = [:]
+            for group in tenant.groups + tenant.users.flatMap({ $0.groups.map(Group.standard) })
+            where index[group.id.lowercased()] == nil {
+                index[group.id.lowercased()] = list.count
+                list.append(group)
+            }
+            groupLists[t] = list
+            groupIndex[t] = index
+        }
+        self.groupLists = groupLists
+        self.groupIndex = groupIndex
         for (t, tenant) in configuration.tenants.enumerated() {
             for (u, user) in tenant.users.enumerated() where user.homeTenantID != nil {
                 let home = homeAccount(of: user, in: tenant)
@@ -132,7 +151,23 @@ package struct Directory: Sendable {
         return mail[..<underscore] + "@" + mail[mail.index(after: underscore)...]
     }
 
-    func user(objectID: String, in tenant: Tenant) -> User? {
+    /// Every group of `tenant`: the configured ones, then those users name that nobody defines.
+    package func groups(in tenant: Tenant) -> [Group] {
+        tenantIndex[tenant.id].flatMap { groupLists[$0] } ?? []
+    }
+
+    /// The group of `tenant` with this object ID.
+    package func group(_ id: String, in tenant: Tenant) -> Group? {
+        guard let t = tenantIndex[tenant.id], let g = groupIndex[t]?[id.lowercased()] else { return nil }
+        return groupLists[t]?[g]
+    }
+
+    /// The groups `user` is a direct member of, in the order the user lists them.
+    package func groups(of user: User, in tenant: Tenant) -> [Group] {
+        user.groups.compactMap { group($0, in: tenant) }
+    }
+
+    package func user(objectID: String, in tenant: Tenant) -> User? {
         tenant.users.first { $0.objectID == objectID.lowercased() }
     }
 

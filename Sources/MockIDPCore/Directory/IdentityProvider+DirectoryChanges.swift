@@ -34,6 +34,15 @@ extension IdentityProvider {
         }
     }
 
+    /// Adds `group` to the tenant with this GUID or domain, replacing a group with the same id.
+    /// Returns false when there is no such tenant.
+    @discardableResult
+    package func upsertGroup(_ group: Group, tenant: String) -> Bool {
+        changeTenant(tenant) { t in
+            if let i = t.groups.firstIndex(where: { $0.id == group.id }) { t.groups[i] = group } else { t.groups.append(group) }
+        }
+    }
+
     /// Serves the configuration the provider was started with (or last given by `replaceConfiguration`) again:
     /// users added or changed at run time are gone.
     package func restoreLoadedConfiguration() {

@@ -16,12 +16,15 @@ public struct Tenant: Sendable, Equatable {
     public var apps: [Application]
     /// Azure managed identities of the tenant.
     public var managedIdentities: [ManagedIdentity]
+    /// The directory's groups as configured (ids that users list but nobody defines are added by `Directory`).
+    public var groups: [Group] = []
 
     /// A tenant; only `id` is required.
     public init(id: String, domains: [String] = [], name: String? = nil, cloud: CloudName = .public,
                 b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = [],
-                managedIdentities: [ManagedIdentity] = []) {
+                managedIdentities: [ManagedIdentity] = [], groups: [Group] = []) {
         self.id = id
+        self.groups = groups
         self.domains = domains
         self.name = name
         self.cloud = cloud

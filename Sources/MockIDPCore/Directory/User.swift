@@ -22,6 +22,10 @@ public struct User: Sendable, Equatable {
     public var requireMFA: Bool
     /// The home tenant of a guest user.
     public var homeTenantID: String?
+    /// The photo Graph's `/photo/$value` serves (none: 404 `ImageNotFound`).
+    public var photo: UserPhoto?
+    /// More Graph user properties by Graph's names (`givenName`, `jobTitle`, …), served by Graph's `user` object.
+    public var profile: JSONObject = JSONObject()
 
     /// A user; `objectID` is usually `User.derivedObjectID(tenantID:username:)` when none is configured.
     public init(username: String, password: String, name: String? = nil, objectID: String, email: String? = nil,

@@ -66,7 +66,11 @@ extension IdentityProvider {
         d["tenant_region_scope"] = region
         d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
         d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
-        d["msgraph_host"] = .string(cloud.msgraphHost)
+        // Graph's paths answer on every host of this server: a cloud's login host names that cloud's Graph host (which
+        // reaches this server where the login host does), any other host names itself, `host[:port]` without a
+        // scheme as Entra writes `msgraph_host`.
+        let ownHost = context.baseURL.split(separator: "://", maxSplits: 1).last.map(String.init) ?? context.host
+        d["msgraph_host"] = .string(context.hostScope == .neutral ? ownHost : cloud.msgraphHost)
         d["rbac_url"] = .string(cloud.rbacURL)
         if let appID, case .string(let keys) = d["jwks_uri"] { d["jwks_uri"] = .string(keys + "?appid=" + Self.queryEncoded(appID)) }
         return .success(.object(d))

@@ -21,6 +21,10 @@ struct TokenFactory {
     /// The defect a token of a kind (whose claims have the names it is asked about) is issued with, if any: the
     /// control API's tamper faults, or `mockidp token --defect`. Nil, the usual case, costs nothing.
     var tamper: (@Sendable (TokenKind, (String) -> Bool) -> TokenDefect?)?
+    /// How many groups fit in the `groups` claim before Entra sends the overage form: 200 in a JWT, 6 in a token of
+    /// the implicit flow, which travels in a URL fragment (Microsoft Learn, "Configure group claims for
+    /// applications": "the limit is 200 for JWT tokens … and 6 for implicit flow"; ID token claims reference, `hasgroups`).
+    var groupLimit = 200
 
     /// `c_hash` and `at_hash` of an ID token issued beside a code or access token (OpenID Connect Core §3.3.2.11).
     struct TokenHashes {
@@ -63,8 +67,9 @@ struct TokenFactory {
 
     /// What replaces or adds to the built claims, last one wins: the user's configured claims, then `overriding`
     /// (`mockidp token --claim`), then the control API's extra claims.
-    func overrides(user: User?, _ overriding: JSONObject = JSONObject()) -> JSONObject {
-        var all = user?.claims ?? JSONObject()
+    func overrides(user: User?, _ overriding: JSONObject = JSONObject(), groupOverage: JSONObject = JSONObject()) -> JSONObject {
+        var all = groupOverage
+        all.merge(user?.claims ?? JSONObject())
         all.merge(overriding)
         all.merge(extraClaims)
         return all
@@ -146,7 +151,8 @@ struct TokenFactory {
         let guest = guestClaims(user)
         let roles = nonEmpty(user.roles.filter { grant.client.appRoles.contains($0) })
         let subject = Self.pairwiseSubject(objectID: user.objectID, appID: grant.client.clientID)
-        let overrides = overrides(user: user, overriding)
+        let groups = groupClaims(user, tenant: tenant, manifest: grant.client.groupMembershipClaims)
+        let overrides = overrides(user: user, overriding, groupOverage: groups.overage)
         switch version {
         case .v1:
             let (given, family) = Self.splitName(user.name)
@@ -156,7 +162,7 @@ struct TokenFactory {
                 notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime,
                 authenticationMethods: stepUp.amr ?? grant.authenticationMethods, aio: opaque.aio, nonce: grant.nonce,
                 codeHash: hashes.code, accessTokenHash: hashes.accessToken, identityProvider: guest.identityProvider,
-                email: guest.email, familyName: family, givenName: given, name: user.name, groups: nonEmpty(user.groups),
+                email: guest.email, familyName: family, givenName: given, name: user.name, groups: groups.ids,
                 objectID: user.objectID, refreshHint: opaque.refreshHint, roles: roles, subject: subject, tenantID: tenant.id,
                 uniqueName: signInName(user, tenant: tenant), userPrincipalName: userPrincipalName(user),
                 tokenIdentifier: opaque.tokenIdentifier, authenticationContexts: stepUp.acrs)
@@ -169,7 +175,7 @@ struct TokenFactory {
                 notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime, aio: opaque.aio,
                 nonce: grant.nonce, codeHash: hashes.code, accessTokenHash: hashes.accessToken,
                 identityProvider: guest.identityProvider,
-                email: guest.email ?? (scopes.contains("email") ? user.email : nil), groups: nonEmpty(user.groups),
+                email: guest.email ?? (scopes.contains("email") ? user.email : nil), groups: groups.ids,
                 name: profile ? user.name : nil, objectID: user.objectID,
                 preferredUsername: profile ? signInName(user, tenant: tenant) : nil, refreshHint: opaque.refreshHint,
                 roles: roles, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
@@ -194,7 +200,11 @@ struct TokenFactory {
         if case .app = resource { roles = nonEmpty(user.roles.filter { resource.definesRole($0) }) }
         let scope = delegatedScopes(grant).joined(separator: " ")
         let subject = Self.pairwiseSubject(objectID: user.objectID, appID: resource.clientID)
-        let overrides = overrides(user: user, overriding)
+        // Entra: an access token carries the groups its API's manifest asks for (Graph's own asks for none).
+        var manifest = GroupMembershipClaims.none
+        if case .app(let api) = resource { manifest = api.groupMembershipClaims }
+        let groups = groupClaims(user, tenant: tenant, manifest: manifest)
+        let overrides = overrides(user: user, overriding, groupOverage: groups.overage)
         switch version {
         case .v1:
             let (given, family) = Self.splitName(user.name)
@@ -204,7 +214,7 @@ struct TokenFactory {
                 expires: issuedAt + lifetime, authenticationContextClass: "1", aio: opaque.aio,
                 authenticationMethods: stepUp.amr ?? grant.authenticationMethods, appID: grant.client.clientID,
                 appIDAuthentication: grant.clientAuthentication.rawValue, familyName: family, givenName: given,
-                groups: nonEmpty(user.groups), identityProvider: guest.identityProvider, email: guest.email,
+                groups: groups.ids, identityProvider: guest.identityProvider, email: guest.email,
                 name: user.name, objectID: user.objectID, refreshHint: opaque.refreshHint, roles: roles, scope: scope,
                 subject: subject, tenantID: tenant.id, uniqueName: signInName(user, tenant: tenant),
                 userPrincipalName: userPrincipalName(user), tokenIdentifier: opaque.tokenIdentifier,
@@ -215,7 +225,7 @@ struct TokenFactory {
             let claims = V2AccessTokenClaims(
                 audience: audience, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
                 expires: issuedAt + lifetime, aio: opaque.aio, authorizedParty: grant.client.clientID,
-                authorizedPartyAuthentication: grant.clientAuthentication.rawValue, groups: nonEmpty(user.groups),
+                authorizedPartyAuthentication: grant.clientAuthentication.rawValue, groups: groups.ids,
                 identityProvider: guest.identityProvider, email: guest.email, name: user.name, objectID: user.objectID,
                 preferredUsername: signInName(user, tenant: tenant), refreshHint: opaque.refreshHint, roles: roles,
                 scope: scope, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
@@ -281,4 +291,16 @@ struct TokenFactory {
     }
 
     private func nonEmpty(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
+
+    /// The `groups` claim an app's manifest asks for, or, when more groups than `groupLimit` would go in, Entra's
+    /// overage form instead: `hasgroups` in an implicit-flow token, else `_claim_names`/`_claim_sources` whose
+    /// endpoint is Azure AD Graph's `getMemberObjects` for the user (Microsoft Learn, "Access tokens: Groups
+    /// overage claim"; the ID token claims reference: `_claim_names`, `_claim_sources`, `hasgroups`).
+    func groupClaims(_ user: User, tenant: Tenant, manifest: GroupMembershipClaims) -> (ids: [String]?, overage: JSONObject) {
+        let ids = manifest.claimed(directory.groups(of: user, in: tenant))
+        guard ids.count > groupLimit else { return (nonEmpty(ids), JSONObject()) }
+        if groupLimit < 200 { return (nil, ["hasgroups": true]) }
+        let endpoint = "https://\(cloud.cloudGraphHostName)/\(tenant.id)/users/\(user.objectID)/getMemberObjects"
+        return (nil, ["_claim_names": ["groups": "src1"], "_claim_sources": ["src1": ["endpoint": .string(endpoint)]]])
+    }
 }

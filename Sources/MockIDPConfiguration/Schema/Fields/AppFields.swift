@@ -111,11 +111,20 @@ package enum AppFields {
         },
         print: { $0.foci ? .scalar("true") : nil })
 
+    package static let groupMembershipClaims = AppField<GroupMembershipClaims>(
+        "groupMembershipClaims", .choice(of: GroupMembershipClaims.self),
+        "Which groups the app's tokens carry in the groups claim, as the app manifest (default None).",
+        read: { decoder, node, origin, entry in
+            if let kind = decoder.groupMembershipClaims(node, at: origin) { entry.app.groupMembershipClaims = kind }
+        },
+        print: { $0.groupMembershipClaims == .none ? nil : .scalar($0.groupMembershipClaims.rawValue) })
+
     // `foci` prints last but has always been read before the flags after `multiTenant`: problems on one line
     // (a flow mapping) keep their order.
     static let table = FieldTable(
         clientID, name, type, secret, certificates, federatedCredentials, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
-        accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE, foci
+        accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE,
+        groupMembershipClaims, foci
     ).reading(foci, before: enableIDTokenIssuance)
 }
 

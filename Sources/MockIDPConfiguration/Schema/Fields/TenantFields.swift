@@ -72,7 +72,17 @@ package enum TenantFields {
             tenant.managedIdentities.isEmpty ? nil : .entries(tenant.managedIdentities.map(ManagedIdentityFields.table.printed))
         })
 
-    static let table = FieldTable(id, domains, name, cloud, b2c, users, apps, managedIdentities)
+    package static let groups = TenantField<Nested>(
+        "groups", .list(.mapping(GroupFields.table.schema)),
+        "Directory groups (Graph's group objects); ids users list but nobody defines get a default group.",
+        read: { decoder, node, origin, tenant in
+            for item in decoder.items(node, at: origin, notAList: "must be a list of groups") {
+                if let group = decoder.groupEntry(item.node, at: item.origin) { tenant.groups.append(group) }
+            }
+        },
+        print: { tenant in tenant.groups.isEmpty ? nil : .entries(tenant.groups.map(GroupFields.table.printed)) })
+
+    static let table = FieldTable(id, domains, name, cloud, b2c, users, apps, groups, managedIdentities)
 }
 
 /// The keys of a tenant's `b2c:` mapping, in print order.

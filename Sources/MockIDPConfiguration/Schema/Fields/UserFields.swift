@@ -67,7 +67,20 @@ package enum UserFields {
         },
         print: { .text($0.homeTenantID) })
 
-    static let table = FieldTable(username, password, name, objectID, email, groups, roles, claims, requireMFA, homeTenant)
+    package static let photo = UserField<String>(
+        "photo", .filePath, "A JPEG or PNG file Graph's /photo/$value serves (none: 404 ImageNotFound).",
+        read: { decoder, node, origin, entry in
+            guard let path = decoder.optionalString(node, at: origin) else { return }
+            entry.user.photo = decoder.photo(Sourced(value: path, origin: origin))
+        },
+        print: { .text($0.photo?.source) })
+
+    package static let profile = UserField<ClaimSet>(
+        "profile", .object, "More Graph user properties by Graph's names (givenName, surname, jobTitle, …).",
+        read: { decoder, node, origin, entry in entry.user.profile = decoder.graphProfile(node, at: origin) },
+        print: { $0.profile.isEmpty ? nil : .object($0.profile) })
+
+    static let table = FieldTable(username, password, name, objectID, email, groups, photo, profile, roles, claims, requireMFA, homeTenant)
 }
 
 extension UserEntry: ModelEntry {

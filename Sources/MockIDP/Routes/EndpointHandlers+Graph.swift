@@ -1,0 +1,46 @@
+import MockIDPCore
+import MockIDPHTTP
+import MockIDPJOSE
+
+/// Microsoft Graph's directory slice over HTTP: `/v1.0/…` and `/beta/…` on every host.
+extension EndpointHandlers {
+    /// The versions Graph serves, as the first path segment.
+    static let graphVersions = ["v1.0", "beta"]
+
+    /// Registers a catch-all route per Graph version; `IdentityProvider.graph` decides what the rest names.
+    static func addGraphRoutes(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
+        for version in graphVersions {
+            let template = "/\(version)/{path...}"
+            table.add(template, Route(template: template, hostRefusal: nil, faultSite: nil) { request, params, context in
+                h.graph(request, version: version, path: params["path"] ?? "", context: context)
+            })
+        }
+    }
+
+    func graph(_ request: HTTPRequest, version: String, path: String, context: RequestContext) -> HTTPResponse {
+        let graphRequest = GraphRequest(
+            method: request.method, version: version, segments: path.split(separator: "/").map(String.init),
+            query: request.query, bearerToken: Self.bearerToken(request) ?? (request.headers["Authorization"] == nil ? nil : ""),
+            eventual: request.headers["ConsistencyLevel"]?.lowercased() == "eventual", body: request.body)
+        let requestID = provider.newGUID()
+        var response: HTTPResponse
+        switch provider.graph(graphRequest, context: context) {
+        case .success(.json(let body)):
+            response = HTTPResponse.json(body.serialized())
+            // Graph's JSON media type (OData v4, minimal metadata).
+            response.headers["Content-Type"] = "application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8"
+            response.headers["OData-Version"] = "4.0"
+        case .success(.media(let bytes, let contentType)):
+            response = HTTPResponse(status: .ok, headers: ["Content-Type": contentType], body: bytes)
+        case .success(.count(let count)):
+            response = HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array("\(count)".utf8))
+        case .failure(let error):
+            response = respond(with: error, .graph(requestID: requestID), context: context)
+        }
+        if request.method == "HEAD" { response.body = [] }
+        response.headers["request-id"] = requestID
+        response.headers["client-request-id"] = context.correlationID ?? requestID
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    }
+}
