@@ -13,7 +13,7 @@ import Testing
         #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
         #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants"])
         let tenant = try #require(schema["properties"]?["tenants"]?["items"])
-        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps"])
+        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "signIn", "b2c", "users", "apps"])
         #expect(tenant["required"] == ["id"])
         let user = try #require(tenant["properties"]?["users"]?["items"])
         #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "roles", "claims", "requireMfa",
@@ -23,6 +23,7 @@ import Testing
         #expect(app["required"] == ["clientId"])
         #expect(properties(app).count == 17)
         #expect(properties(tenant["properties"]?["b2c"]) == ["policies", "policyClaim"])
+        #expect(properties(tenant["properties"]?["signIn"]) == ["anyUser"])
         #expect(properties(schema["properties"]?["tokens"]) == ["lifetime", "refreshLifetime", "codeLifetime"])
 
         func descriptions(_ node: ClaimValue) -> [ClaimValue?] {
@@ -32,7 +33,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 3 + 3 + 7 + 2 + 10 + 17)
+        #expect(all.count == 3 + 3 + 8 + 1 + 2 + 10 + 17)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 
