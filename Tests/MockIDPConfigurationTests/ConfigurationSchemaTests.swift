@@ -1,3 +1,4 @@
+import Foundation
 import MockIDPConfiguration
 import MockIDPCore
 import Testing
@@ -42,7 +43,7 @@ import Testing
         let tenant = try #require(schema["properties"]?["tenants"]?["items"]?["properties"])
         let app = try #require(tenant["apps"]?["items"]?["properties"])
         let user = try #require(tenant["users"]?["items"]?["properties"])
-        #expect(tenant["id"] == ["type": "string", "format": "uuid", "description": "The tenant ID."])
+        #expect(tenant["id"] == ["type": "string", "format": "uuid", "pattern": FieldShape.guidPattern, "description": "The tenant ID."])
         #expect(tenant["domains"]?["items"]?["format"] == "hostname")
         #expect(tenant["cloud"]?["enum"] == .array(CloudName.allCases.map { .string($0.rawValue) }))
         #expect(app["type"]?["enum"] == ["public", "spa", "confidential"])
@@ -82,5 +83,34 @@ import Testing
             "test.yaml:4: tenants[0].apps[0].foci: must be true or false",
             "test.yaml:4: tenants[0].apps[0].requirePkce: must be true or false",
         ])
+    }
+}
+
+@Suite struct ShippedSchemaTests {
+    @Test("config/mockidp.schema.json is the schema the field tables generate")
+    func shippedFileIsGenerated() throws {
+        let path = ConfigurationFixtures.configDirectory + "/mockidp.schema.json"
+        let shipped = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(shipped == ConfigurationSchema.jsonSchemaText,
+                "config/mockidp.schema.json is out of date: run scripts/generate-schema and commit the file")
+    }
+
+    @Test("every shipped configuration names the schema by a path that resolves inside the repository")
+    func examplesNameTheSchema() throws {
+        let directory = ConfigurationFixtures.configDirectory
+        let examples = try FileManager.default.contentsOfDirectory(atPath: directory + "/examples").filter { $0.hasSuffix(".yaml") }
+        #expect(examples.count >= ConfigurationFixtures.exampleNames.count)
+        let files = ["default.yaml"] + examples.sorted().map { "examples/" + $0 }
+        for file in files {
+            let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            let prefix = "# yaml-language-server: $schema="
+            #expect(first.hasPrefix(prefix), "\(file) must start with '\(prefix)…'")
+            let relative = String(first.dropFirst(prefix.count))
+            let folder = URL(fileURLWithPath: directory + "/" + file).deletingLastPathComponent()
+            let resolved = folder.appendingPathComponent(relative).standardizedFileURL.path
+            #expect(resolved == URL(fileURLWithPath: directory + "/mockidp.schema.json").standardizedFileURL.path,
+                    "\(file): \(relative) must name config/mockidp.schema.json")
+        }
     }
 }
