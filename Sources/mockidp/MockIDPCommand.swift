@@ -15,7 +15,7 @@ struct MockIDPCommand: AsyncParsableCommand {
         commandName: "mockidp",
         abstract: "A local mock identity provider that behaves like Microsoft Entra ID.",
         version: MockIDPVersion.current,
-        subcommands: [Serve.self, Config.self, TokenCommand.self, ProbeCommand.self],
+        subcommands: [Serve.self, Config.self, EnvCommand.self, TokenCommand.self, ProbeCommand.self],
         defaultSubcommand: nil
     )
 }
