@@ -114,3 +114,28 @@ import Testing
         }
     }
 }
+
+@Suite struct SignInFieldsTests {
+    private let tenant = "tenants:\n  - id: 6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11\n    domains: [contoso.com]\n"
+
+    @Test("signIn.anyUser is read, merged by a later file and printed only when on")
+    func readMergedPrinted() throws {
+        let on = try ConfigurationLoader.parse(text: tenant + "    signIn: {anyUser: true}\n", fileName: "a.yaml", baseDirectory: ".")
+        #expect(on.tenants.first?.signIn.anyUser == true)
+        #expect(ConfigurationWriter.yaml(on).contains("    signIn:\n      anyUser: true\n"))
+        let off = try ConfigurationLoader.parse(text: tenant, fileName: "b.yaml", baseDirectory: ".")
+        #expect(off.tenants.first?.signIn.anyUser == false)
+        #expect(!ConfigurationWriter.yaml(off).contains("signIn"))
+        let printed = try ConfigurationLoader.parse(text: ConfigurationWriter.yaml(on), fileName: "printed.yaml", baseDirectory: ".")
+        #expect(printed == on)
+    }
+
+    @Test("signIn refuses unknown keys and values that are not true or false")
+    func problems() {
+        #expect(ConfigurationFixtures.problems(tenant + "    signIn: {anyUsers: true}\n")
+            == ["test.yaml:4: tenants[0].signIn: unknown key 'anyUsers'; did you mean 'anyUser'?"])
+        #expect(ConfigurationFixtures.problems(tenant + "    signIn: {anyUser: everyone}\n")
+            == ["test.yaml:4: tenants[0].signIn.anyUser: must be true or false"])
+        #expect(ConfigurationFixtures.problems(tenant + "    signIn: yes\n") == ["test.yaml:4: tenants[0].signIn: must be a mapping"])
+    }
+}

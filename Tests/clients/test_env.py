@@ -119,3 +119,19 @@ def test_options_and_formats(state_dir):
         r = env_output(*bad)
         assert r.returncode == 64, (bad, r.stderr)
         assert r.stdout == ""
+
+
+def test_a_relative_state_directory_is_named_by_its_absolute_path():
+    folder = tempfile.mkdtemp(prefix="mockidp-env-rel-")
+    try:
+        r = subprocess.run([binary(), "env", "--state-dir", "state"], capture_output=True, text=True, timeout=30,
+                           env=clean_environment(), cwd=folder)
+        assert r.returncode == 0, r.stderr
+        ca = os.path.join(os.path.realpath(folder), "state", "ca.pem")
+        lines = dict(line[len("export "):].split("=", 1) for line in r.stdout.splitlines())
+        assert set(lines) == set(TRUST) | {"AZURE_AUTHORITY_HOST"}
+        assert os.path.realpath(lines["SSL_CERT_FILE"].strip("'")) == ca and os.path.isfile(ca)
+        assert all(lines[name] == lines["SSL_CERT_FILE"] for name in TRUST)
+        assert os.path.isabs(lines["SSL_CERT_FILE"].strip("'"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
