@@ -19,7 +19,8 @@ extension EndpointHandlers {
         return response
     }
 
-    /// What the page shows, as JSON; URLs on the base URL the request came to.
+    /// What the page shows, as JSON; URLs on the base URL the request came to. A tenant's managed identities, once
+    /// the configuration has them, belong beside its `apps` here and in the page's `renderTenants`.
     func inspection(context: RequestContext) -> HTTPResponse {
         let directory = provider.snapshot()
         let base = context.baseURL
