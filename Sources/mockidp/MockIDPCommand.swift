@@ -15,7 +15,7 @@ struct MockIDPCommand: AsyncParsableCommand {
         commandName: "mockidp",
         abstract: "A local mock identity provider that behaves like Microsoft Entra ID.",
         version: MockIDPVersion.current,
-        subcommands: [Serve.self, Config.self, TokenCommand.self, ProbeCommand.self],
+        subcommands: [Serve.self, Config.self, EnvCommand.self, TokenCommand.self, ProbeCommand.self],
         defaultSubcommand: nil
     )
 }
@@ -170,8 +170,8 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check or print configuration files.",
-        subcommands: [Check.self, Print.self]
+        abstract: "Check or print configuration files, or print their JSON Schema.",
+        subcommands: [Check.self, Print.self, Schema.self]
     )
 
     struct Check: ParsableCommand {
@@ -198,6 +198,15 @@ struct Config: ParsableCommand {
 
         func run() throws {
             print(ConfigurationWriter.yaml(try loadConfiguration(files)), terminator: "")
+        }
+    }
+
+    struct Schema: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the configuration's JSON Schema (draft 2020-12), generated from the same field tables as the loader.")
+
+        func run() throws {
+            print(ConfigurationSchema.jsonSchemaText, terminator: "")
         }
     }
 }

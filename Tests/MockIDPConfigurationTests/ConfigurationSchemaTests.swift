@@ -1,3 +1,4 @@
+import Foundation
 import MockIDPConfiguration
 import MockIDPCore
 import Testing
@@ -13,7 +14,7 @@ import Testing
         #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
         #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants", "trustedIssuers"])
         let tenant = try #require(schema["properties"]?["tenants"]?["items"])
-        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "b2c", "users", "apps", "groups", "managedIdentities"])
+        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "signIn", "b2c", "users", "apps", "groups", "managedIdentities"])
         #expect(tenant["required"] == ["id"])
         let user = try #require(tenant["properties"]?["users"]?["items"])
         #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "photo", "profile", "roles", "claims",
@@ -31,6 +32,7 @@ import Testing
         let identity = try #require(tenant["properties"]?["managedIdentities"]?["items"])
         #expect(properties(identity) == ["clientId", "objectId", "resourceId", "systemAssigned"])
         #expect(identity["required"] == ["clientId"])
+        #expect(properties(tenant["properties"]?["signIn"]) == ["anyUser"])
         #expect(properties(schema["properties"]?["tokens"]) == ["lifetime", "refreshLifetime", "codeLifetime"])
 
         func descriptions(_ node: ClaimValue) -> [ClaimValue?] {
@@ -40,7 +42,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 4 + 3 + 9 + 2 + 12 + 19 + 4 + 3 + 3 + 4)
+        #expect(all.count == 4 + 3 + 10 + 1 + 2 + 12 + 19 + 4 + 3 + 3 + 4)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 
@@ -49,7 +51,7 @@ import Testing
         let tenant = try #require(schema["properties"]?["tenants"]?["items"]?["properties"])
         let app = try #require(tenant["apps"]?["items"]?["properties"])
         let user = try #require(tenant["users"]?["items"]?["properties"])
-        #expect(tenant["id"] == ["type": "string", "format": "uuid", "description": "The tenant ID."])
+        #expect(tenant["id"] == ["type": "string", "format": "uuid", "pattern": FieldShape.guidPattern, "description": "The tenant ID."])
         #expect(tenant["domains"]?["items"]?["format"] == "hostname")
         #expect(tenant["cloud"]?["enum"] == .array(CloudName.allCases.map { .string($0.rawValue) }))
         #expect(app["type"]?["enum"] == ["public", "spa", "confidential"])
@@ -89,5 +91,59 @@ import Testing
             "test.yaml:4: tenants[0].apps[0].foci: must be true or false",
             "test.yaml:4: tenants[0].apps[0].requirePkce: must be true or false",
         ])
+    }
+}
+
+@Suite struct ShippedSchemaTests {
+    @Test("config/mockidp.schema.json is the schema the field tables generate")
+    func shippedFileIsGenerated() throws {
+        let path = ConfigurationFixtures.configDirectory + "/mockidp.schema.json"
+        let shipped = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(shipped == ConfigurationSchema.jsonSchemaText,
+                "config/mockidp.schema.json is out of date: run scripts/generate-schema and commit the file")
+    }
+
+    @Test("every shipped configuration names the schema by a path that resolves inside the repository")
+    func examplesNameTheSchema() throws {
+        let directory = ConfigurationFixtures.configDirectory
+        let examples = try FileManager.default.contentsOfDirectory(atPath: directory + "/examples").filter { $0.hasSuffix(".yaml") }
+        #expect(examples.count >= ConfigurationFixtures.exampleNames.count)
+        let files = ["default.yaml"] + examples.sorted().map { "examples/" + $0 }
+        for file in files {
+            let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            let prefix = "# yaml-language-server: $schema="
+            #expect(first.hasPrefix(prefix), "\(file) must start with '\(prefix)…'")
+            let relative = String(first.dropFirst(prefix.count))
+            let folder = URL(fileURLWithPath: directory + "/" + file).deletingLastPathComponent()
+            let resolved = folder.appendingPathComponent(relative).standardizedFileURL.path
+            #expect(resolved == URL(fileURLWithPath: directory + "/mockidp.schema.json").standardizedFileURL.path,
+                    "\(file): \(relative) must name config/mockidp.schema.json")
+        }
+    }
+}
+
+@Suite struct SignInFieldsTests {
+    private let tenant = "tenants:\n  - id: 6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11\n    domains: [contoso.com]\n"
+
+    @Test("signIn.anyUser is read, merged by a later file and printed only when on")
+    func readMergedPrinted() throws {
+        let on = try ConfigurationLoader.parse(text: tenant + "    signIn: {anyUser: true}\n", fileName: "a.yaml", baseDirectory: ".")
+        #expect(on.tenants.first?.signIn.anyUser == true)
+        #expect(ConfigurationWriter.yaml(on).contains("    signIn:\n      anyUser: true\n"))
+        let off = try ConfigurationLoader.parse(text: tenant, fileName: "b.yaml", baseDirectory: ".")
+        #expect(off.tenants.first?.signIn.anyUser == false)
+        #expect(!ConfigurationWriter.yaml(off).contains("signIn"))
+        let printed = try ConfigurationLoader.parse(text: ConfigurationWriter.yaml(on), fileName: "printed.yaml", baseDirectory: ".")
+        #expect(printed == on)
+    }
+
+    @Test("signIn refuses unknown keys and values that are not true or false")
+    func problems() {
+        #expect(ConfigurationFixtures.problems(tenant + "    signIn: {anyUsers: true}\n")
+            == ["test.yaml:4: tenants[0].signIn: unknown key 'anyUsers'; did you mean 'anyUser'?"])
+        #expect(ConfigurationFixtures.problems(tenant + "    signIn: {anyUser: everyone}\n")
+            == ["test.yaml:4: tenants[0].signIn.anyUser: must be true or false"])
+        #expect(ConfigurationFixtures.problems(tenant + "    signIn: yes\n") == ["test.yaml:4: tenants[0].signIn: must be a mapping"])
     }
 }

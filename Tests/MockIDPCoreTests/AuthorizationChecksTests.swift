@@ -22,7 +22,7 @@ import Testing
     @Test("the steps run in Entra's order: the client and its redirect URI before anything that may redirect")
     func order() {
         #expect(AuthorizationChecks.stepNames == ["parameters", "tenant", "client", "redirect URI", "response type and mode",
-                                                  "scope", "prompt", "max_age", "PKCE"])
+                                                  "scope", "prompt", "max_age", "PKCE", "sign-in claims"])
     }
 
     @Test("up to the redirect URI a failure is a page; a bad response type after it goes back to the redirect URI")

@@ -8,6 +8,7 @@ import MockIDPJOSE
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
 public enum ControlCall: String, CaseIterable, Sendable {
     case addUser, addApp, addManagedIdentity, addGroup, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
+    case inspector, inspection, inspectToken
 
     /// The control API's paths: the one place they are spelled.
     static let paths: [(call: ControlCall, method: String, template: String)] = [
@@ -23,6 +24,10 @@ public enum ControlCall: String, CaseIterable, Sendable {
         (.clock, "POST", "/_mockidp/clock"),
         (.requests, "GET", "/_mockidp/requests"),
         (.reset, "POST", "/_mockidp/reset"),
+        // The inspector page and the calls its script makes (Control/Inspector.swift).
+        (.inspector, "GET", "/_mockidp/"),
+        (.inspection, "GET", "/_mockidp/inspection"),
+        (.inspectToken, "POST", "/_mockidp/tokens/inspect"),
     ]
 
     /// The prefix every control path starts with (also the health check's).
@@ -47,7 +52,7 @@ extension EndpointHandlers {
     static func addControlRoutes(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
         for (call, method, template) in ControlCall.paths {
             table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: nil, controlAccess: true) {
-                request, params, _ in h.control(call, request, params)
+                request, params, context in h.control(call, request, params, context: context)
             })
         }
     }
@@ -118,7 +123,7 @@ extension EndpointHandlers {
         return nil
     }
 
-    private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters) -> HTTPResponse {
+    private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters, context: RequestContext) -> HTTPResponse {
         switch call {
         case .addUser, .addApp, .addManagedIdentity, .addGroup:
             return addDirectoryEntry(call, request, tenant: params["tenant"] ?? "")
@@ -168,6 +173,12 @@ extension EndpointHandlers {
             provider.reset()
             requestLog.clear()
             return controlJSON(.object(["status": "reset", "now": .int(provider.clock.now())]))
+        case .inspector:
+            return inspectorPage()
+        case .inspection:
+            return inspection(context: context)
+        case .inspectToken:
+            return inspectToken(request)
         }
     }
 
@@ -228,7 +239,7 @@ extension EndpointHandlers {
     }
 
     /// The 400 for a control call whose body has `problems`.
-    private func invalidBody(_ problems: [String]) -> HTTPResponse {
+    func invalidBody(_ problems: [String]) -> HTTPResponse {
         var r = HTTPResponse.json(JSONValue.object([
             "error": "invalid_request", "error_description": .string(problems.joined(separator: "; ")),
             "problems": .array(problems.map { .string($0) }),
@@ -237,13 +248,13 @@ extension EndpointHandlers {
         return r
     }
 
-    private func controlJSON(_ body: JSONValue, status: HTTPStatus = .ok) -> HTTPResponse {
+    func controlJSON(_ body: JSONValue, status: HTTPStatus = .ok) -> HTTPResponse {
         var r = HTTPResponse.json(body.serialized(), status: status)
         r.headers["Cache-Control"] = "no-store"
         return r
     }
 
-    private func controlError(_ status: HTTPStatus, _ error: String, _ description: String, reason: String) -> HTTPResponse {
+    func controlError(_ status: HTTPStatus, _ error: String, _ description: String, reason: String) -> HTTPResponse {
         var r = Self.jsonError(status: status, error: error, description: description)
         r.rejectionReason = reason
         return r

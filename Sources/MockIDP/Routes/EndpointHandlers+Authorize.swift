@@ -8,7 +8,7 @@ extension EndpointHandlers {
     static let sessionCookie = "mockidp_session"
     static let formCookie = "mockidp_form"
     /// Form fields this server's own pages add; they never reach the protocol checks.
-    static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "username", "password", "consent",
+    static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "mockidp_claims", "username", "password", "consent",
                                           "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname"]
 
     func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {

@@ -43,12 +43,24 @@ struct SignInFlow {
         switch action {
         case "signin":
             let username = fields["username"] ?? ""
-            switch provider.verifyPassword(username: username, password: fields["password"] ?? "", tenantSegment: validated.tenantSegment) {
+            // The claims field of a tenant that makes users on the fly (IdentityProvider+AnyUser).
+            var claims: ClaimSet?
+            if let typed = fields["mockidp_claims"], !anyUserTenants.isEmpty {
+                switch IdentityProvider.signInClaims(json: typed) {
+                case .success(let parsed): claims = parsed
+                case .failure(let problem):
+                    handlers.logger.debug("sign-in page: the claims \(problem)")
+                    return signInPage(username: username, error: "The claims \(problem).", offerSessionAccounts: false, claims: typed)
+                }
+            }
+            switch provider.verifyPassword(username: username, password: fields["password"] ?? "", tenantSegment: validated.tenantSegment,
+                                           claims: claims) {
             case .failure(let error):
                 handlers.logger.debug("sign-in page: \(error.reason)")
                 let message = error.aadsts == 50126 ? "Your account or password is incorrect. If you don't remember your password, reset it now."
+                    : error.aadsts == 90023 ? "The claims are for users made on the fly: \(username) is configured, and the configuration sets its claims."
                     : "This username may be incorrect. Make sure you typed it correctly. Otherwise, contact your admin."
-                return signInPage(username: username, error: message, offerSessionAccounts: false)
+                return signInPage(username: username, error: message, offerSessionAccounts: false, claims: fields["mockidp_claims"])
             case .success(let (user, tenant)):
                 let now = provider.clock.now()
                 let session = provider.sessionForSignIn(sessionID)
@@ -109,7 +121,10 @@ struct SignInFlow {
                              formActionSources: formTarget, newSession: newSession)
     }
 
-    func signInPage(username: String?, error: String?, offerSessionAccounts: Bool) -> HTTPResponse {
+    /// The tenants this page makes users on the fly for.
+    var anyUserTenants: [Tenant] { provider.tenantsMakingUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope) }
+
+    func signInPage(username: String?, error: String?, offerSessionAccounts: Bool, claims: String? = nil) -> HTTPResponse {
         let signedIn = Set(provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).map { $0.account.username.lowercased() })
         var tiles: [[String: Any]] = []
         for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope).enumerated() {
@@ -124,6 +139,11 @@ struct SignInFlow {
         ]
         if let username { context["username"] = username }
         if let error { context["error"] = error }
+        let domains = anyUserTenants.flatMap(\.domains)
+        if !domains.isEmpty {
+            context["anyUserDomains"] = domains.joined(separator: ", ")
+            if let claims { context["claims"] = claims }
+        }
         return page("signin", context)
     }
 

@@ -134,6 +134,22 @@ public struct StateDirectory: Sendable {
         }
     }
 
+    /// The CA certificate's path, the CA created first when the directory has none yet, exactly as `serve`
+    /// creates it (so `mockidp env` can name a file that the next `serve` on this directory keeps using).
+    public func certificateAuthorityPath() throws(StateDirectoryError) -> String {
+        try ensureExists()
+        try withLock { () throws(StateDirectoryError) in
+            do {
+                _ = try certificateAuthority()
+            } catch let error as StateDirectoryError {
+                throw error
+            } catch {
+                throw StateDirectoryError("cannot create the local certificate authority: \(error)")
+            }
+        }
+        return caCertificatePath
+    }
+
     /// The TLS identity for `names`: the CA (created once, with a random identifier in its subject) and a server
     /// certificate naming every host; re-issued by the same CA when the names change or it nears expiry.
     func tlsIdentity(dnsNames: [String], ipAddresses: [String], now: Int) throws(StateDirectoryError) -> (chainPEM: String, keyPEM: String) {

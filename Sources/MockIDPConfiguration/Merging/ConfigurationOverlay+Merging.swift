@@ -44,7 +44,7 @@ extension ConfigurationOverlay {
             hosts: hosts.map(\.value),
             tenants: tenants.map { tenant in
                 Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
-                       cloud: tenant.cloud?.value ?? .public, b2c: tenant.b2c?.value,
+                       cloud: tenant.cloud?.value ?? .public, signIn: tenant.signIn?.value ?? SignInSettings(), b2c: tenant.b2c?.value,
                        users: tenant.users.map(\.user), apps: tenant.apps.map(\.app),
                        managedIdentities: tenant.managedIdentities.map(\.identity), groups: tenant.groups.map(\.group))
             },
@@ -72,6 +72,7 @@ extension ConfigurationOverlay {
                 domains: tenant.domains.map { Sourced(value: $0, origin: nowhere) },
                 name: tenant.name.map { Sourced(value: $0, origin: nowhere) },
                 cloud: sourced(tenant.cloud, unless: .public),
+                signIn: sourced(tenant.signIn, unless: SignInSettings()),
                 b2c: tenant.b2c.map { Sourced(value: $0, origin: nowhere) },
                 users: tenant.users.map { UserEntry(user: $0, origin: nowhere, usernameOrigin: nowhere, objectIDOrigin: nowhere) },
                 apps: tenant.apps.map { app in
@@ -95,6 +96,7 @@ extension TenantOverlay {
     mutating func merge(_ later: TenantOverlay) {
         if let value = later.name { name = value }
         if let value = later.cloud { cloud = value }
+        if let value = later.signIn { signIn = value }
         if let value = later.b2c { b2c = value }
 
         var knownDomains = Set(domains.map { $0.value.lowercased() })

@@ -20,6 +20,10 @@ package enum ConfigurationSchema {
         return schema
     }
 
+    /// The JSON Schema as `mockidp config schema` prints it and `config/mockidp.schema.json` holds it: indented
+    /// two spaces, keys in the field tables' order, a newline at the end.
+    package static var jsonSchemaText: String { ClaimValue.object(jsonSchema).prettyJSONString + "\n" }
+
     /// The known key closest to `unknown` (at most two edits away, ignoring case), to suggest for a typo.
     static func suggestion(for unknown: String, among known: [String]) -> String? {
         let typed = Array(unknown.lowercased().unicodeScalars)

@@ -19,6 +19,7 @@ package struct AuthorizationChecks {
         ("prompt", { (c: inout AuthorizationChecks) throws(Failure) in try c.checkPrompt() }),
         ("max_age", { (c: inout AuthorizationChecks) throws(Failure) in try c.checkMaxAge() }),
         ("PKCE", { (c: inout AuthorizationChecks) throws(Failure) in try c.checkPKCE() }),
+        ("sign-in claims", { (c: inout AuthorizationChecks) throws(Failure) in try c.checkSignInClaims() }),
     ]
 
     let provider: IdentityProvider
@@ -37,6 +38,7 @@ package struct AuthorizationChecks {
     private var maxAge: Int?
     private var codeChallenge: String?
     private var codeChallengeMethod: String?
+    private var signInClaims: ClaimSet?
 
     /// The checks of `request` against `directory` (`b2c`: the user flow the request names, nil for Entra).
     package init(provider: IdentityProvider, request: AuthorizationRequest, b2c: B2CAuthority?, directory: Directory) {
@@ -218,6 +220,16 @@ package struct AuthorizationChecks {
         codeChallengeMethod = challenge == nil ? nil : method
     }
 
+    /// mockidp's own: the members of `claims` that are not OpenID Connect's are claims for a user made on the fly
+    /// (IdentityProvider+AnyUser); they must be usable. The claims request itself is the token step's to read.
+    private mutating func checkSignInClaims() throws(Failure) {
+        guard let json = value("claims"), let result = IdentityProvider.signInClaims(claimsParameter: json) else { return }
+        switch result {
+        case .success(let claims): signInClaims = claims
+        case .failure(let problem): throw fail(.invalidSignInClaims(problem.description))
+        }
+    }
+
     /// The request as the sign-in step sees it.
     private func validated() -> ValidatedAuthorization {
         guard let authority, let client, let redirectURI else { preconditionFailure("every step ran") }
@@ -226,6 +238,6 @@ package struct AuthorizationChecks {
             responseTypes: types, responseMode: mode, scope: scope, state: values["state"], nonce: value("nonce"),
             prompt: prompt, loginHint: value("login_hint"), domainHint: value("domain_hint"), maxAge: maxAge,
             codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
-            includeClientInfo: value("client_info") == "1", version: request.version)
+            includeClientInfo: value("client_info") == "1", version: request.version, signInClaims: signInClaims)
     }
 }

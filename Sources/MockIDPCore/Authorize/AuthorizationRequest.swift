@@ -48,6 +48,9 @@ package struct ValidatedAuthorization: Sendable {
     package var includeClientInfo: Bool
     /// The endpoint's version: `/oauth2/authorize` (v1) issues v1 ID tokens.
     package var version: ProtocolVersion = .v2
+    /// The `claims` parameter's own members (not `id_token`, `access_token` or `userinfo`): claims for a user made
+    /// on the fly, whom `login_hint` names (nil: the parameter has none).
+    package var signInClaims: ClaimSet? = nil
     /// The B2C tenant and policy, for a B2C request.
     package var b2c: B2CAuthority? = nil
 }

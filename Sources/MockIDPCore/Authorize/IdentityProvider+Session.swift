@@ -3,15 +3,15 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Checks a username and password typed into the sign-in page for the tenant of the request
     /// (`common`/`organizations`: the tenant of the username's domain).
-    package func verifyPassword(username: String, password: String, tenantSegment: String) -> Result<(User, Tenant), OAuthError> {
+    package func verifyPassword(username: String, password: String, tenantSegment: String,
+                                claims: ClaimSet? = nil) -> Result<(User, Tenant), OAuthError> {
         let directory = snapshot()
         guard let authority = Authority(segment: tenantSegment, directory: directory) else {
             return .failure(.tenantNotFound(tenantSegment, forDiscovery: false))
         }
         do throws(OAuthError) {
             let tenant = try tenantForUser(authority, username: username, directory: directory)
-            guard let user = directory.user(username, in: tenant) else { throw .unknownUser(username, tenant: tenant.displayName) }
-            guard password.isSameSecret(as: user.password) else { throw .invalidPassword() }
+            let user = try authenticatedUser(username, password: password, tenant: tenant, directory: directory, claims: claims)
             return .success((user, tenant))
         } catch {
             return .failure(error)

@@ -4,7 +4,8 @@
 package enum Interaction: Sendable {
     /// Answer the client now as this account of the browser session.
     case answer(SessionEntry)
-    /// The app's `headlessSignIn`: `login_hint` names this user, who is signed in without a page.
+    /// The app's `headlessSignIn`: `login_hint` names this user, who is signed in without a page; or `login_hint`
+    /// and a `claims` parameter with claims of its own sign in a user made on the fly.
     case headlessSignIn(user: User, tenant: Tenant)
     /// `prompt=none` without exactly one usable account: Entra's `login_required` to the redirect URI.
     case loginRequired
@@ -52,6 +53,13 @@ extension IdentityProvider {
                let entry = pickableUsers(tenantSegment: request.tenantSegment, hostScope: hostScope)
                    .first(where: { isNamed(hint, user: $0.user, in: $0.tenant) }) {
                 return .headlessSignIn(user: entry.user, tenant: entry.tenant)
+            }
+            // mockidp's own: `login_hint` and a `claims` parameter with claims of its own sign a user made on the fly
+            // in without a page (the claims request members Entra reads are left to the token step).
+            if let hint = request.loginHint, let claims = request.signInClaims,
+               let tenant = tenantMakingUsers(hint, tenantSegment: request.tenantSegment, hostScope: hostScope),
+               let user = userOnTheFly(hint, tenant: tenant, claims: claims) {
+                return .headlessSignIn(user: user, tenant: tenant)
             }
             return only.map(Interaction.answer) ?? .signInPage(username: request.loginHint, offerSessionAccounts: true)
         }

@@ -18,7 +18,9 @@ package struct ClaimsRequest: Sendable, Equatable {
         var members: [String: [String: [String]]] = [:]
         for (member, claims) in root {
             guard let claims = claims.objectValue else {
-                if claims == .null { continue }
+                // Members OpenID Connect does not define are claims for a user made on the fly (IdentityProvider+AnyUser),
+                // which the authorize step reads; MSAL sends the same parameter to the token endpoint.
+                if claims == .null || !IdentityProvider.claimsRequestMembers.contains(member) { continue }
                 return nil
             }
             var requested: [String: [String]] = [:]

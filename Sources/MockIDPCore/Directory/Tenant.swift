@@ -8,6 +8,8 @@ public struct Tenant: Sendable, Equatable {
     public var name: String?
     /// The cloud whose hosts serve the tenant.
     public var cloud: CloudName
+    /// How sign-in treats user names the tenant does not list (`signIn: {anyUser: true}`).
+    public var signIn: SignInSettings
     /// Present only for an Azure AD B2C tenant.
     public var b2c: B2CSettings?
     /// The people who can sign in.
@@ -21,13 +23,14 @@ public struct Tenant: Sendable, Equatable {
 
     /// A tenant; only `id` is required.
     public init(id: String, domains: [String] = [], name: String? = nil, cloud: CloudName = .public,
-                b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = [],
+                signIn: SignInSettings = SignInSettings(), b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = [],
                 managedIdentities: [ManagedIdentity] = [], groups: [Group] = []) {
         self.id = id
         self.groups = groups
         self.domains = domains
         self.name = name
         self.cloud = cloud
+        self.signIn = signIn
         self.b2c = b2c
         self.users = users
         self.apps = apps
@@ -38,6 +41,16 @@ public struct Tenant: Sendable, Equatable {
     public var primaryDomain: String { domains.first ?? id }
     /// The display name Entra shows in messages.
     public var displayName: String { name ?? primaryDomain }
+}
+
+/// How a tenant's sign-in treats user names it does not list.
+public struct SignInSettings: Sendable, Equatable {
+    /// Any user name in the tenant's domains signs in with any password: the user is made on the fly, with the
+    /// object ID a configured user without `oid` gets, and may bring claims for that sign-in's tokens.
+    public var anyUser: Bool
+
+    /// Settings; by default only configured users sign in.
+    public init(anyUser: Bool = false) { self.anyUser = anyUser }
 }
 
 /// The Azure AD B2C part of a tenant.

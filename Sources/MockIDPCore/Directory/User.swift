@@ -26,6 +26,9 @@ public struct User: Sendable, Equatable {
     public var photo: UserPhoto?
     /// More Graph user properties by Graph's names (`givenName`, `jobTitle`, …), served by Graph's `user` object.
     public var profile: JSONObject = JSONObject()
+    /// Made on the fly by a tenant with `signIn.anyUser` when someone signed in with a name it did not list: any
+    /// password signs in as this user, and each sign-in may bring its own `claims`.
+    public var isMadeOnTheFly: Bool = false
 
     /// A user; `objectID` is usually `User.derivedObjectID(tenantID:username:)` when none is configured.
     public init(username: String, password: String, name: String? = nil, objectID: String, email: String? = nil,

@@ -26,4 +26,7 @@ struct ExpiringStore<Value: Expiring>: Sendable {
     }
 
     mutating func removeAll() { values.removeAll() }
+
+    /// The values still alive at `now`, in no particular order.
+    func live(now: Int) -> [Value] { values.values.filter { $0.expiresAt > now } }
 }

@@ -10,6 +10,45 @@ extension JSONValue {
     /// The compact JSON text of this value.
     public var jsonString: String { String(decoding: serialized(), as: UTF8.self) }
 
+    /// The JSON text of this value laid out for people and diffs: two spaces per level, one member or item a
+    /// line (empty arrays and objects stay `[]` and `{}`), no newline at the end.
+    public var prettyJSONString: String {
+        var out: [UInt8] = []
+        writePretty(into: &out, indent: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func writePretty(into out: inout [UInt8], indent: Int) {
+        func newline(_ level: Int) {
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        }
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                item.writePretty(into: &out, indent: indent + 1)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "]"))
+        case .object(let object) where !object.isEmpty:
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in object.members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                JSONText.appendString(member.key, to: &out)
+                out.append(contentsOf: ": ".utf8)
+                member.value.writePretty(into: &out, indent: indent + 1)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(into: &out)
+        }
+    }
+
     func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)

@@ -32,10 +32,14 @@ package indirect enum FieldShape: Sendable {
     /// The JSON Schema of a value of this shape, without a description.
     package var jsonSchema: ClaimSet {
         switch self {
-        case .text, .filePath: ["type": "string"]
-        case .name: ["type": "string", "minLength": 1, "pattern": "^\\S+$"]
-        case .guid: ["type": "string", "format": "uuid"]
-        case .hostName: ["type": "string", "format": "hostname"]
+        // The loader takes any scalar's text as written (`name: 42` is the name "42"), so the schema allows
+        // numbers and booleans where it reads text; a pattern applies to strings only.
+        case .text, .filePath: ["type": Self.scalarTypes]
+        case .name: ["type": Self.scalarTypes, "minLength": 1, "pattern": "^\\S+$"]
+        // `format` is an annotation that most validators do not check; the pattern is what GUID.isValid accepts.
+        case .guid: ["type": "string", "format": "uuid", "pattern": Self.guidPattern]
+        // HostName.isValid: RFC 1123 labels, any case (the loader lower-cases), no trailing dot.
+        case .hostName: ["type": "string", "format": "hostname", "maxLength": 253, "pattern": Self.hostNamePattern]
         case .uri: ["type": "string", "format": "uri"]
         case .boolean: ["type": "boolean"]
         case .integer(let range): ["type": "integer", "minimum": .int(range.lowerBound), "maximum": .int(range.upperBound)]
@@ -46,6 +50,14 @@ package indirect enum FieldShape: Sendable {
         case .mapping(let mapping): mapping.jsonSchema
         }
     }
+
+    /// JSON types of a YAML scalar other than null.
+    private static let scalarTypes: ClaimValue = ["string", "number", "boolean"]
+    /// 8-4-4-4-12 hexadecimal digits, any case.
+    package static let guidPattern: ClaimValue = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+    /// Dot-separated labels of 1 to 63 letters, digits and hyphens, none starting or ending with a hyphen.
+    package static let hostNamePattern: ClaimValue =
+        "^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
 
     /// The words of an enumeration's raw values.
     static func choice<Choice: RawRepresentable & CaseIterable>(of _: Choice.Type) -> FieldShape where Choice.RawValue == String {

@@ -33,6 +33,13 @@ package enum TenantFields {
         },
         print: { .scalar($0.cloud.rawValue) })
 
+    package static let signIn = TenantField<Nested>(
+        "signIn", .mapping(SignInFields.table.schema), "How the sign-in page and the password grant treat user names the tenant does not list.",
+        read: { decoder, node, origin, tenant in
+            tenant.signIn = decoder.signIn(node, at: origin).map { Sourced(value: $0, origin: origin) }
+        },
+        print: { tenant in tenant.signIn.anyUser ? .mapping(SignInFields.table.printed(tenant.signIn)) : nil })
+
     package static let b2c = TenantField<Nested>(
         "b2c", .mapping(B2CFields.table.schema), "Makes the tenant an Azure AD B2C tenant with these user flows.",
         read: { decoder, node, origin, tenant in
@@ -82,7 +89,7 @@ package enum TenantFields {
         },
         print: { tenant in tenant.groups.isEmpty ? nil : .entries(tenant.groups.map(GroupFields.table.printed)) })
 
-    static let table = FieldTable(id, domains, name, cloud, b2c, users, apps, groups, managedIdentities)
+    static let table = FieldTable(id, domains, name, cloud, signIn, b2c, users, apps, groups, managedIdentities)
 }
 
 /// The keys of a tenant's `b2c:` mapping, in print order.

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import MockIDP
+
+/// `mockidp env`: the variables SDKs need to trust and reach a server started with the same options, for
+/// `eval "$(mockidp env)"` (or fish, PowerShell, a dotenv file).
+struct EnvCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "env",
+        abstract: "Print the variables SDKs need to trust and reach the server (eval \"$(mockidp env)\").",
+        discussion: """
+            Give the options you give `serve` (--host, --port, --public-url, --state-dir, --no-tls, or their MOCKIDP_ \
+            variables): AZURE_AUTHORITY_HOST is the base URL that server answers on, and SSL_CERT_FILE, \
+            REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS and CURL_CA_BUNDLE name its CA (<state-dir>/ca.pem, created now \
+            as serve creates it when the state directory has none yet).
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("sh (also bash, zsh), fish or powershell.", valueName: "shell"))
+    var shell: ClientEnvironment.Format?
+
+    @Option(name: .long, help: ArgumentHelp("dotenv: NAME=value lines for an env file instead of shell commands.", valueName: "format"))
+    var format: ClientEnvironment.Format?
+
+    @Option(name: .long, help: ArgumentHelp("The address serve listens on. Env: MOCKIDP_HOST.", valueName: "addr"))
+    var host: String?
+
+    @Option(name: .long, help: ArgumentHelp("A port serve listens on (the first one given is used). Env: MOCKIDP_PORT.", valueName: "n"))
+    var port: [Int] = []
+
+    @Flag(name: .long, help: "The server serves plain HTTP.")
+    var noTls = false
+
+    @Option(name: .long, help: ArgumentHelp("The server's state directory. Env: MOCKIDP_STATE_DIR.", valueName: "dir"))
+    var stateDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("The server's --public-url. Env: MOCKIDP_PUBLIC_URL.", valueName: "url"))
+    var publicUrl: String?
+
+    func validate() throws {
+        if let shell, shell == .dotenv { throw ValidationError("--shell must be sh, fish or powershell; for a dotenv file use --format dotenv") }
+        if let format, format != .dotenv { throw ValidationError("--format must be dotenv (for a shell, use --shell \(format.rawValue))") }
+        if shell != nil && format != nil { throw ValidationError("give --shell or --format, not both") }
+        for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
+        if let url = publicURL { try Serve.checkPublicURL(url) }
+        if publicURL == nil && firstPort == 0 {
+            throw ValidationError("--port 0 picks a free port only when serve starts: name the port serve listens on, or --public-url")
+        }
+    }
+
+    private var publicURL: String? { publicUrl ?? environment("MOCKIDP_PUBLIC_URL") }
+
+    private var firstPort: Int? {
+        if let first = port.first { return first }
+        return environment("MOCKIDP_PORT").flatMap { $0.split(separator: ",").first.flatMap { Int($0) } }
+    }
+
+    /// The base URL the server answers on: `--public-url`, else scheme, host and the first port. A wildcard address
+    /// is reached at loopback, an IPv6 address in brackets.
+    private var baseURL: String {
+        if let url = publicURL { return url.hasSuffix("/") ? String(url.dropLast()) : url }
+        var address = host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1"
+        if address == "0.0.0.0" { address = "127.0.0.1" }
+        if address == "::" { address = "::1" }
+        if address.contains(":") && !address.hasPrefix("[") { address = "[\(address)]" }
+        return "\(noTls ? "http" : "https")://\(address):\(firstPort ?? 8443)"
+    }
+
+    func run() throws {
+        let directory = StateDirectory(path: stateDir ?? environment("MOCKIDP_STATE_DIR") ?? ".mockidp")
+        let caPath: String
+        do {
+            caPath = URL(fileURLWithPath: try directory.certificateAuthorityPath()).standardizedFileURL.path
+        } catch {
+            printError("mockidp: \(error.description)")
+            throw ExitStatus.failure
+        }
+        let variables = ClientEnvironment(caPath: caPath, authorityHost: baseURL)
+        do {
+            print(try variables.rendered(as: format ?? shell ?? .sh), terminator: "")
+        } catch {
+            printError("mockidp: \(error.description)")
+            throw ExitStatus.failure
+        }
+    }
+}
+
+extension ClientEnvironment.Format: ExpressibleByArgument {}
