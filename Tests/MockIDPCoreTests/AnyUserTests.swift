@@ -125,6 +125,3 @@ import Testing
     }
 }
 
-extension Result {
-    var failure: Failure? { if case .failure(let e) = self { e } else { nil } }
-}
