@@ -1,9 +1,11 @@
 """The soak run's body (see bench/soak): flows in threads against one server over TLS, each answer checked."""
 import base64, hashlib, json, os, secrets, subprocess, sys, tempfile, threading, time
-from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlparse
 
 import requests
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "clients"))
+from html_forms import forms  # noqa: E402  (the client tests' form reader)
 
 TENANT = "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11"
 MOBILE = "3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c"
@@ -12,25 +14,6 @@ ALICE, ALICE_PASSWORD = "alice@contoso.onmicrosoft.com", "alice-password"
 WARM_UP_SECONDS = 60
 RSS_GROWTH_LIMIT_MB = 16
 DESCRIPTOR_GROWTH_LIMIT = 32
-
-
-class Forms(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.forms = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self.forms.append({"action": a.get("action"), "fields": []})
-        elif tag == "input" and self.forms and a.get("name"):
-            self.forms[-1]["fields"].append((a["name"], a.get("value") or ""))
-
-
-def forms(html):
-    p = Forms()
-    p.feed(html)
-    return p.forms
 
 
 class Unexpected(Exception):
@@ -49,6 +32,7 @@ class Soak:
         self.token_url = base + "/%s/oauth2/v2.0/token" % TENANT
         self.counts = {}
         self.failures = []
+        self.oversize_resets = 0
         self.lock = threading.Lock()
 
     def session(self):
@@ -142,8 +126,16 @@ class Soak:
         params = {"client_id": MOBILE, "redirect_uri": "http://localhost", "response_type": "code", "scope": "openid"}
         r = s.get(authorize, params=dict(params, state="s" * 40_000), allow_redirects=False)
         expect(r.status_code == 200, "40 KB state: the sign-in page", r)
-        r = s.get(authorize, params=dict(params, state=huge), allow_redirects=False)
-        expect(r.status_code == 414, "100 KB state: URI too long", r)
+        try:
+            r = s.get(authorize, params=dict(params, state=huge), allow_redirects=False)
+            expect(r.status_code == 414, "100 KB state: URI too long", r)
+        except requests.ConnectionError:
+            # libmicrohttpd answers a request line past the connection's memory with 414 and closes at once; a
+            # client still sending then may see the connection reset before it reads the answer (over TLS, 18 of
+            # 1,798 rounds of a 10-minute soak). Counted apart, never as an unexpected answer.
+            with self.lock:
+                self.oversize_resets += 1
+            s.close()
         r = s.get(self.base + "/no/such/path/" + secrets.token_hex(8))
         expect(r.status_code == 404, "unknown path", r)
         r = s.post(self.token_url, data=b"x" * 2_000_000, headers={"Content-Type": "application/x-www-form-urlencoded"})
@@ -209,10 +201,11 @@ def main():
     unexpected = sum(bad for _, bad in soak.counts.values())
     figures = {
         "minutes": minutes, "rounds": {k: v[0] for k, v in sorted(soak.counts.items())}, "rounds_total": requests_total,
-        "unexpected": unexpected, "failures": soak.failures,
+        "unexpected": unexpected, "failures": soak.failures, "oversize_resets": soak.oversize_resets,
         "rss_mb_start": round(samples[0][1], 1), "rss_mb_after_warm_up": round(warm[0][1], 1),
         "rss_mb_max": round(max(s[1] for s in samples), 1), "rss_mb_end": round(samples[-1][1], 1),
         "rss_growth_after_warm_up_mb": round(rss_growth, 1),
+        "rss_mb_each_minute": [round(s[1], 1) for s in samples if int(s[0]) % 60 < 5],
         "descriptors_after_warm_up": warm[0][2], "descriptors_end": warm[-1][2], "server_exit": exit_status,
     }
     print(json.dumps(figures))

@@ -1,6 +1,5 @@
 """The authorize endpoint with MSAL Python's auth-code flow, the sign-in page driven over HTTP with a cookie jar
 (as a browser without JavaScript would), single sign-on through the session cookie, and the error paths."""
-from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlparse
 
 import msal
@@ -8,29 +7,7 @@ import pytest
 import requests
 
 from conftest import ALICE, ALICE_OID, CONTOSO, MOBILE, WEB, WEB_SECRET
-
-
-class Forms(HTMLParser):
-    """Collects every form on a page: its action and input fields."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self.forms.append({"action": a.get("action"), "fields": [], "buttons": []})
-        elif tag == "input" and self.forms and a.get("name"):
-            self.forms[-1]["fields"].append((a["name"], a.get("value") or ""))
-        elif tag == "button" and self.forms and a.get("name"):
-            self.forms[-1]["buttons"].append((a["name"], a.get("value") or ""))
-
-
-def forms(html):
-    p = Forms()
-    p.feed(html)
-    return p.forms
+from html_forms import forms
 
 
 def browser(server):
