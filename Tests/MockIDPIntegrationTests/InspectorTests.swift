@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test("the state call lists tenants with their authorities, keys and sessions; a pasted token is checked against the keys")
+    @Test("the state call lists tenants with their authorities, groups, managed identities, keys and sessions; a pasted token is checked against the keys")
     func stateAndTokens() async throws {
         try await ControlAccessTests.withServe([]) { base in
             let state = try await HTTP.get(base + "/_mockidp/inspection").json
@@ -46,6 +46,8 @@ import Testing
             #expect(authorities.contains(base + "/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11"))
             #expect(authorities.contains(base + "/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/v2.0/.well-known/openid-configuration"))
             #expect(state["keys"]?.arrayValue?.first?["signing"] == true)
+            #expect(contoso["groups"]?.arrayValue?.first?["name"] == "Sales")
+            #expect(contoso["managedIdentities"]?.arrayValue?.isEmpty == true)
 
             let form = "grant_type=client_credentials&client_id=9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d&client_secret=daemon-secret"
                 + "&scope=api%3A%2F%2Fcontoso-api%2F.default"

@@ -43,6 +43,9 @@ import Testing
         let added = try await HTTP.send("POST", http + "/_mockidp/tenants/\(Self.contoso)/managedIdentities",
                                         body: Data(#"{"clientId": "\#(Self.worker)"}"#.utf8), headers: ["Content-Type": "application/json"])
         #expect(added.status == 201)
+        let inspection = try await HTTP.get(http + "/_mockidp/inspection").json
+        let listed = inspection["tenants"]?.arrayValue?.first?["managedIdentities"]?.arrayValue ?? []
+        #expect(listed.map { $0["clientId"] } == [.string(Self.worker)], "the inspector lists the identity added")
         let imds = http + "/metadata/identity/oauth2/token?api-version=2018-02-01&resource=https%3A%2F%2Fvault.azure.net&client_id=" + Self.worker
         let refused = try await HTTP.get(imds)
         #expect(refused.status == 400 && refused.json["error_description"] == "Required metadata header not specified")

@@ -19,8 +19,7 @@ extension EndpointHandlers {
         return response
     }
 
-    /// What the page shows, as JSON; URLs on the base URL the request came to. A tenant's managed identities, once
-    /// the configuration has them, belong beside its `apps` here and in the page's `renderTenants`.
+    /// What the page shows, as JSON; URLs on the base URL the request came to.
     func inspection(context: RequestContext) -> HTTPResponse {
         let directory = provider.snapshot()
         let base = context.baseURL
@@ -34,9 +33,18 @@ extension EndpointHandlers {
                  "redirectUris": .array(app.redirectURIs.map(JSONValue.string)),
                  "identifierUris": .array(app.identifierURIs.map(JSONValue.string)), "scopes": .array(app.scopes.map(JSONValue.string))]
             }
+            let identities: [JSONValue] = tenant.managedIdentities.map { identity in
+                ["clientId": .string(identity.clientID), "objectId": .string(identity.objectID),
+                 "resourceId": .string(identity.resourceID), "systemAssigned": .bool(identity.systemAssigned)]
+            }
+            let groups: [JSONValue] = tenant.groups.map { group in
+                ["id": .string(group.id), "name": group.displayName.map(JSONValue.string) ?? nil,
+                 "securityEnabled": .bool(group.securityEnabled), "mail": group.mail.map(JSONValue.string) ?? nil]
+            }
             return ["id": .string(tenant.id), "name": .string(tenant.displayName), "domains": .array(tenant.domains.map(JSONValue.string)),
                     "cloud": .string(tenant.cloud.rawValue), "anyUser": .bool(tenant.signIn.anyUser),
-                    "authorities": .array(authorities(of: tenant, base: base)), "users": .array(users), "apps": .array(apps)]
+                    "authorities": .array(authorities(of: tenant, base: base)), "users": .array(users), "apps": .array(apps),
+                    "managedIdentities": .array(identities), "groups": .array(groups)]
         }
         let keys: [JSONValue] = directory.signingKeys.enumerated().map { index, key in
             ["kid": .string(key.keyID), "notAfter": .int(key.certificate.notAfter), "signing": .bool(index == 0)]
