@@ -2,7 +2,7 @@ import MockIDPCore
 import MockIDPJOSE
 
 /// A defect a relying party must refuse, for `MockIdentityProvider.tamper(_:token:clientID:count:)` and
-/// `probe`: the next matching tokens are correct in every way but this one (README, "Relying-party testing").
+/// `probe`: the next matching tokens are correct in every way but this one (docs/relying-party-testing.md).
 public typealias MockDefect = TokenDefect
 
 /// Which tokens a tamper fault goes into.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import MockIDP
 
-/// `mockidp serve`'s bounds on connections and requests (README, "Limits and security").
+/// `mockidp serve`'s bounds on connections and requests (docs/limits-and-security.md).
 struct LimitOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Connections a listener keeps open at once (default 16384).", valueName: "n"))
     var maxConnections: Int = ServerLimits().connections

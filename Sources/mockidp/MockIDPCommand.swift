@@ -148,7 +148,7 @@ struct Serve: AsyncParsableCommand {
             throw ExitStatus.failure
         }
         if identityHeader == nil {
-            // App Service clients send it as X-IDENTITY-HEADER, read from IDENTITY_HEADER (see README, managed identity).
+            // App Service clients send it as X-IDENTITY-HEADER, read from IDENTITY_HEADER (docs/azure-sdks.md).
             printError("mockidp: identity header (IDENTITY_HEADER) \(server.identityHeader), kept in \(server.stateDirectory.path)")
         }
         let service = MockIDPService(server: server, readyFile: readyFile, logger: logger)

@@ -6,14 +6,20 @@ import Testing
 @Suite struct READMECommandLineTests {
     static let readme: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        // README.md and every page of docs/, one after the other.
+        let pages = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? [])
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        return (["README.md"] + pages)
+            .compactMap { try? String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
     }()
 
     /// The README's section under `heading`, up to the next `## `.
     static func section(_ heading: String) -> String {
         guard let start = readme.range(of: "\n## \(heading)\n") else { return "" }
         let rest = readme[start.upperBound...]
-        return String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
+        let end = [rest.range(of: "\n## ")?.lowerBound, rest.range(of: "\n# ")?.lowerBound].compactMap { $0 }.min()
+        return String(rest[..<(end ?? rest.endIndex)])
     }
 
     /// The synopsis block's commands: the words before the first option, and the `--flags` of the line and its

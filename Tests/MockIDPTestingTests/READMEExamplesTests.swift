@@ -26,10 +26,18 @@ import Testing
         return found
     }
 
-    @Test("every example in the README is a file the tests run, unchanged")
+    /// README.md and every page of docs/, one after the other.
+    static func documentation() throws -> String {
+        let docs = Self.root.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
+        return try (["README.md"] + pages.map { "docs/\($0)" })
+            .map { try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
+    }
+
+    @Test("every example in the documentation (README.md, docs/) is a file the tests run, unchanged")
     func readmeMatchesExamples() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = Self.markedBlocks(in: readme)
+        let blocks = Self.markedBlocks(in: try Self.documentation())
         let folder = "Tests/MockIDPTestingTests/Examples"
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(folder).path)
             .filter { $0.hasSuffix(".swift") }.sorted()
@@ -37,12 +45,12 @@ import Testing
         // The Docker examples, which Tests/docker runs in the Dockerfile's runtime stage.
         let required = files.map { "\(folder)/\($0)" } + ["docker/compose.yaml", "docker/github-actions.yml"]
         for path in required {
-            #expect(blocks.contains { $0.path == path }, "README.md has no `<!-- example: \(path) -->` block")
+            #expect(blocks.contains { $0.path == path }, "the documentation has no `<!-- example: \(path) -->` block")
         }
         for block in blocks {
             let text = try String(contentsOf: Self.root.appendingPathComponent(block.path), encoding: .utf8)
             #expect(block.code != nil, "the marker for \(block.path) is not followed by a fenced block")
-            #expect(block.code == text, "README.md's copy of \(block.path) differs from the file: copy the file into the README")
+            #expect(block.code == text, "the documentation's copy of \(block.path) differs from the file: copy the file into it")
         }
     }
 

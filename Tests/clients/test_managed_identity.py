@@ -355,10 +355,8 @@ def test_the_azure_sdk_example_passes_config_check():
 
 def test_the_readme_snippet_gets_a_token_through_imds(idp, env):
     import re
-    with open(os.path.join(HERE, "..", "..", "README.md"), encoding="utf-8") as f:
-        text = f.read()
-    start = text.index("\n## Azure SDKs: managed identity\n")
-    section = text[start:text.index("\n## ", start + 1)]
+    from documentation import section as documented
+    section = documented("Azure SDKs: managed identity")
     (snippet,) = re.findall(r"^```python\n(.*?)^```$", section, flags=re.S | re.M)
     (imds_export, app_service_exports) = re.findall(r"^```sh\n(export .*?)^```$", section, flags=re.S | re.M)
     assert imds_export.strip() == "export AZURE_POD_IDENTITY_AUTHORITY_HOST=http://127.0.0.1:8080"

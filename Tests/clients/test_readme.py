@@ -18,22 +18,11 @@ import tempfile
 import pytest
 
 from conftest import binary
+from documentation import blocks
 from namespace import run_at_real_hosts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPOSITORY = os.path.dirname(os.path.dirname(HERE))
-
-
-def blocks(section, language):
-    """The code blocks of `language` (e.g. "python", "sh", "" for a bare fence) in the README section titled `section`."""
-    with open(os.path.join(REPOSITORY, "README.md"), encoding="utf-8") as f:
-        text = f.read()
-    start = text.index("\n## %s\n" % section)
-    following = text.find("\n## ", start + 1)
-    body = text[start:following if following >= 0 else len(text)]
-    found = re.findall(r"^```%s\n(.*?)^```$" % re.escape(language), body, flags=re.S | re.M)
-    assert found, "no %r block under %r in the README" % (language, section)
-    return found
 
 
 def jwt_claims(token):

@@ -331,10 +331,8 @@ def test_the_example_passes_config_check_and_serves_an_aks_workload(tmp_path, cl
     server = start_server([arg for f in files for arg in ("--config", f)])
     try:
         # The README's snippet signs the projected token, run as written in a folder that sees config/.
-        readme = open(os.path.join(os.path.dirname(EXAMPLES), "README.md"), encoding="utf-8").read()
-        section = readme[readme.index("\n## Azure SDKs: workload identity federation\n"):]
-        section = section[:section.index("\n## ", 1)]
-        snippet = re.findall(r"^```python\n(.*?)^```$", section, flags=re.S | re.M)[0]
+        from documentation import blocks
+        snippet = blocks("Azure SDKs: workload identity federation", "python")[0]
         os.symlink(EXAMPLES, tmp_path / "config")
         clean_env.chdir(tmp_path)
         exec(compile(snippet, "README.md", "exec"), {})

@@ -15,7 +15,7 @@ package struct Policy: Sendable, Equatable {
     package var pathName: String { name.lowercased() }
 }
 
-/// The kind of user flow, inferred from the policy's name (the README lists the rules).
+/// The kind of user flow, inferred from the policy's name (docs/b2c.md lists the rules).
 package enum PolicyKind: String, Sendable, CaseIterable {
     /// Sign-in page with "Sign up now" and "Forgot your password?".
     case signUpOrSignIn

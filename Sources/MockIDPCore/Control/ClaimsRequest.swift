@@ -3,7 +3,7 @@ import MockIDPJOSE
 /// The OIDC `claims` request parameter (OpenID Connect Core §5.5), as clients send it to answer a claims challenge:
 /// `{"access_token": {"acrs": {"essential": true, "value": "c1"}, "xms_cc": {"values": ["CP1"]}}}`.
 ///
-/// mockidp's rule (README, "Claims challenges"): a request *answers* a challenge when its claims contain every
+/// mockidp's rule (docs/control-api.md, "Claims challenges"): a request *answers* a challenge when its claims contain every
 /// claim the challenge asks for, in the same member (`access_token`, `id_token`, `userinfo`), with at least the
 /// same values; other claims (MSAL's `xms_cc` client capabilities) may be added. A request *asks for MFA* when it
 /// asks for `acrs` or `capolids` (an authentication context or a Conditional Access policy, which mockidp treats as

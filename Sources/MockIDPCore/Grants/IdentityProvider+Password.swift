@@ -7,12 +7,12 @@ extension IdentityProvider {
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
                                                        directory: directory, context: context, requireCredential: true)
         let password = try parameters.required("password")
-        // A tenant with `signIn.anyUser` makes the user on the fly here too (README, Users made on the fly): ROPC is
+        // A tenant with `signIn.anyUser` makes the user on the fly here too (docs/sign-in.md, "Users made on the fly"): ROPC is
         // how headless tests sign in, and the password grant has no page on which to bring claims.
         let user = try authenticatedUser(username, password: password, tenant: tenant, directory: directory)
         let scopes = try userScopes(parameters, request: request, stored: nil, tenant: tenant, directory: directory, context: context)
         // Entra: ROPC cannot do MFA at all; mockidp lets a request whose `claims` ask for MFA stand for a user
-        // who answered the challenge, so a test can play the whole challenge round trip (README).
+        // who answered the challenge, so a test can play the whole challenge round trip (docs/control-api.md).
         if user.requireMFA, !(context.claims?.asksForMultiFactor ?? false) {
             throw .multiFactorRequired(resource: scopes.resource.displayName)
         }

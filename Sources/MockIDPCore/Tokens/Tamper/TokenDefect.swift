@@ -3,7 +3,7 @@ import MockIDPJOSE
 /// One defect a relying party must refuse: a token issued with it is correct in every way but this one (the same
 /// claims, a real signature by a published key, hashes that match) unless the defect is about that part.
 ///
-/// The definitions (README, "Relying-party testing"):
+/// The definitions (docs/relying-party-testing.md):
 /// - `bad-signature`: the RS256 signature of the token with one bit flipped.
 /// - `alg-none`: header `{"typ":"JWT","alg":"none"}` and an empty signature (`header.payload.`).
 /// - `hs256-public-key`: header `alg: HS256` (same `kid`), signed with HMAC-SHA-256 keyed with the published key's
