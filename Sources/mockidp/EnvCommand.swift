@@ -30,6 +30,12 @@ struct EnvCommand: ParsableCommand {
     @Flag(name: .long, help: "The server serves plain HTTP.")
     var noTls = false
 
+    @Option(name: .long, help: ArgumentHelp("serve's --http-port: also print the managed-identity variables (App Service's IDENTITY_ENDPOINT and IDENTITY_HEADER) for it.", valueName: "n"))
+    var httpPort: Int?
+
+    @Option(name: .long, help: ArgumentHelp("serve's --identity-header, when it was given one.", valueName: "secret"))
+    var identityHeader: String?
+
     @Option(name: .long, help: ArgumentHelp("The server's state directory. Env: MOCKIDP_STATE_DIR.", valueName: "dir"))
     var stateDir: String?
 
@@ -42,6 +48,10 @@ struct EnvCommand: ParsableCommand {
         if shell != nil && format != nil { throw ValidationError("give --shell or --format, not both") }
         for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
         if let url = publicURL { try Serve.checkPublicURL(url) }
+        if let httpPort, !(1...65535).contains(httpPort) {
+            throw ValidationError("--http-port must be the port serve's plain-HTTP listener uses (1-65535), got \(httpPort)")
+        }
+        if let secret = identityHeader, let problem = MockIdentityProviderServer.identityHeaderProblem(secret) { throw ValidationError(problem) }
         if publicURL == nil && firstPort == 0 {
             throw ValidationError("--port 0 picks a free port only when serve starts: name the port serve listens on, or --public-url")
         }
@@ -58,11 +68,16 @@ struct EnvCommand: ParsableCommand {
     /// is reached at loopback, an IPv6 address in brackets.
     private var baseURL: String {
         if let url = publicURL { return url.hasSuffix("/") ? String(url.dropLast()) : url }
+        return "\(noTls ? "http" : "https")://\(listenerAddress):\(firstPort ?? 8443)"
+    }
+
+    /// The address clients reach serve's listeners at: a wildcard address at loopback, an IPv6 address in brackets.
+    private var listenerAddress: String {
         var address = host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1"
         if address == "0.0.0.0" { address = "127.0.0.1" }
         if address == "::" { address = "::1" }
         if address.contains(":") && !address.hasPrefix("[") { address = "[\(address)]" }
-        return "\(noTls ? "http" : "https")://\(address):\(firstPort ?? 8443)"
+        return address
     }
 
     func run() throws {
@@ -74,7 +89,20 @@ struct EnvCommand: ParsableCommand {
             printError("mockidp: \(error.description)")
             throw ExitStatus.failure
         }
-        let variables = ClientEnvironment(caPath: caPath, authorityHost: baseURL)
+        var variables = ClientEnvironment(caPath: caPath, authorityHost: baseURL)
+        if let httpPort {
+            // App Service's pair, which azure-identity (and every Azure SDK) tries before the instance metadata
+            // service: the same secret serve keeps in the state directory (or was given).
+            var secret = identityHeader ?? ""
+            if identityHeader == nil {
+                do { secret = try directory.identityHeader() } catch {
+                    printError("mockidp: \(error.description)")
+                    throw ExitStatus.failure
+                }
+            }
+            variables = variables.adding("IDENTITY_ENDPOINT", "http://\(listenerAddress):\(httpPort)/msi/token")
+                .adding("IDENTITY_HEADER", secret)
+        }
         do {
             print(try variables.rendered(as: format ?? shell ?? .sh), terminator: "")
         } catch {

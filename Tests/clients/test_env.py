@@ -135,3 +135,43 @@ def test_a_relative_state_directory_is_named_by_its_absolute_path():
         assert os.path.isabs(lines["SSL_CERT_FILE"].strip("'"))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+MANAGED_IDENTITY_CLIENT = r"""
+import json, jwt
+from azure.identity import ManagedIdentityCredential
+token = ManagedIdentityCredential().get_token("https://management.azure.com/.default")
+claims = jwt.decode(token.token, options={"verify_signature": False})
+print(json.dumps({"aud": claims["aud"], "idtyp": claims.get("idtyp"), "mirid": claims.get("xms_mirid")}))
+"""
+
+
+def test_with_the_http_port_managed_identity_credential_finds_the_server(state_dir):
+    """`--http-port` adds App Service's IDENTITY_ENDPOINT and IDENTITY_HEADER (the state directory's secret), so
+    azure-identity's ManagedIdentityCredential gets its token with nothing but what `mockidp env` printed."""
+    port, http_port = free_port(), free_port()
+    env = clean_environment()
+    for name in ("IDENTITY_ENDPOINT", "IDENTITY_HEADER", "MSI_ENDPOINT", "IMDS_ENDPOINT", "AZURE_POD_IDENTITY_AUTHORITY_HOST"):
+        env.pop(name, None)
+    example = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                           "config", "examples", "azure-sdk.yaml")
+    server = start_server(extra_args=["--state-dir", state_dir, "--config", example, "--http-port", str(http_port)],
+                          ports=(str(port),))
+    try:
+        printed = subprocess.run([binary(), "env", "--state-dir", state_dir, "--port", str(port), "--http-port", str(http_port)],
+                                 capture_output=True, text=True, timeout=30, env=env)
+        assert printed.returncode == 0, printed.stderr
+        with open(os.path.join(state_dir, "identity-header")) as f:
+            secret = f.read().strip()
+        assert "export IDENTITY_ENDPOINT='http://127.0.0.1:%d/msi/token'\n" % http_port in printed.stdout
+        assert "export IDENTITY_HEADER='%s'\n" % secret in printed.stdout
+        script = 'eval "$("$MOCKIDP_ENV" env --state-dir "$1" --port "$2" --http-port "$3")" && exec "$4" -c "$5"'
+        result = subprocess.run(["sh", "-c", script, "sh", state_dir, str(port), str(http_port), sys.executable,
+                                 MANAGED_IDENTITY_CLIENT], capture_output=True, text=True, timeout=120, env=env)
+        assert result.returncode == 0, result.stderr
+        assert '"aud": "https://management.azure.com"' in result.stdout and '"idtyp": "app"' in result.stdout, result.stdout
+        bad = subprocess.run([binary(), "env", "--state-dir", state_dir, "--http-port", "0"], capture_output=True,
+                             text=True, timeout=30, env=env)
+        assert bad.returncode == 64 and "--http-port" in bad.stderr
+    finally:
+        assert stop_server(server) == 0
