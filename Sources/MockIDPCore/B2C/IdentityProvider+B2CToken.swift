@@ -69,7 +69,7 @@ extension IdentityProvider {
     private func b2cRefreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
                                  directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = refreshTokens.withLock({ $0[token] }), record.policy != nil,
+        guard let record = refreshTokens.withLock({ $0 }).grant(in: token), record.policy != nil,
               record.tenantID == authority.tenant.id else { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
                                                        directory: directory, context: context, requireCredential: true)

@@ -90,7 +90,7 @@ extension IdentityProvider {
     /// tokens, no faults or extra claims, and the real time. Signing keys stay as they are.
     package func reset() {
         restoreLoadedConfiguration()
-        refreshTokens.withLock { $0.removeAll() }
+        refreshTokens.withLock { $0 = RefreshTokenSealer() }  // a new key: every refresh token issued so far is dead
         authorizationCodes.withLock { $0.removeAll() }
         sessions.withLock { $0.removeAll() }
         deviceCodes.withLock { $0.removeAll() }

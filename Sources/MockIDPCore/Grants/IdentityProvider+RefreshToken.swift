@@ -1,7 +1,7 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
-    /// Stores a new refresh token for a user grant and returns it.
+    /// A new refresh token for a user grant.
     func issueRefreshToken(_ grant: Grant, user: User, tenant: Tenant, lifetime: Int) -> String {
         storeRefreshToken(tenant: tenant, clientID: grant.client.clientID, user: user,
                           scope: grant.scopes?.requested.joined(separator: " ") ?? "",
@@ -9,17 +9,13 @@ extension IdentityProvider {
                           family: grant.client.foci, policy: nil)
     }
 
-    /// Stores a new refresh token (`family` for a foci app's, `policy` for B2C's) and returns it.
+    /// A new refresh token (`family` for a foci app's, `policy` for B2C's), sealed with its grant.
     func storeRefreshToken(tenant: Tenant, clientID: String, user: User, scope: String, clientAuthentication: ClientAuthenticationMethod,
                            issuedAt: Int, lifetime: Int, family: Bool = false, policy: String?) -> String {
-        // Entra's refresh tokens are opaque and start with a version marker; MSAL treats them as opaque too.
-        let token = "1.A" + Base64URL.encode(random.bytes(48))
         let record = RefreshGrant(tenantID: tenant.id, clientID: clientID, userObjectID: user.objectID, username: user.username,
                                   scope: scope, clientAuthentication: clientAuthentication, issuedAt: issuedAt,
                                   expiresAt: issuedAt + lifetime, family: family, policy: policy)
-        let now = clock.now()
-        refreshTokens.withLock { $0.insert(token, record, now: now) }
-        return token
+        return refreshTokens.withLock { $0 }.token(for: record)
     }
 
     /// `grant_type=refresh_token`: the token must be ours, unexpired, issued to this client for a user who still
@@ -29,7 +25,7 @@ extension IdentityProvider {
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = refreshTokens.withLock({ $0[token] }), record.policy == nil else { throw .invalidRefreshToken() }
+        guard let record = refreshTokens.withLock({ $0 }).grant(in: token), record.policy == nil else { throw .invalidRefreshToken() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
