@@ -100,7 +100,7 @@ import Testing
     func userInfo() throws {
         let body = Fixtures.token(provider, tenant: Fixtures.contosoID, [
             ("grant_type", "password"), ("client_id", Fixtures.mobile), ("username", "alice@contoso.onmicrosoft.com"),
-            ("password", "alice-password"), ("scope", "User.Read openid"),
+            ("password", "alice-password"), ("scope", "User.Read openid profile email"),
         ]).body
         guard case .success(let info) = provider.userInfo(bearerToken: body?["access_token"]?.stringValue) else {
             Issue.record("userinfo failed"); return

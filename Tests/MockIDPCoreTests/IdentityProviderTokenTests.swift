@@ -138,7 +138,7 @@ import Testing
         let refreshed = Fixtures.token(provider, [("grant_type", "refresh_token"), ("client_id", Fixtures.mobile), ("refresh_token", rt),
                                                   ("scope", "User.Read openid")])
         #expect(refreshed.body?["access_token"] != nil)
-        #expect(Fixtures.claims(refreshed.body?["access_token"]?.stringValue)["scp"] == "User.Read")
+        #expect(Fixtures.claims(refreshed.body?["access_token"]?.stringValue)["scp"] == "openid User.Read")
         let other = Fixtures.token(provider, [("grant_type", "refresh_token"), ("client_id", Fixtures.daemon),
                                               ("client_secret", "daemon-secret"), ("refresh_token", rt)])
         #expect(other.error?.aadsts == 70000)

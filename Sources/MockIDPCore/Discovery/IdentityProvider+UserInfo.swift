@@ -33,17 +33,33 @@ extension IdentityProvider {
             return .failure(.invalidAccessToken("the token does not belong to a signed-in user"))
         }
         let client = claims["azp"]?.stringValue ?? claims["appid"]?.stringValue ?? ""
+        // Entra: `sub` always; the name claims and `picture` only with the `profile` scope, `email` only with
+        // `email`, read from the token's `scp` (learn.microsoft.com, "Microsoft identity platform UserInfo
+        // endpoint": "openid (required), profile, email"; its example response).
+        let scopes = Set(ScopeRequest.words(claims["scp"]?.stringValue ?? ""))
         var info = JSONObject()
         info["sub"] = .string(TokenFactory.pairwiseSubject(objectID: user.objectID, appID: client))
-        if let name = user.name {
-            info["name"] = .string(name)
-            let parts = name.split(separator: " ", maxSplits: 1)
-            if parts.count == 2 {
-                info["family_name"] = .string(String(parts[1]))
-                info["given_name"] = .string(String(parts[0]))
+        if scopes.contains("profile") {
+            if let name = user.name {
+                info["name"] = .string(name)
+                let parts = name.split(separator: " ", maxSplits: 1)
+                if parts.count == 2 {
+                    info["family_name"] = .string(String(parts[1]))
+                    info["given_name"] = .string(String(parts[0]))
+                }
             }
+            info["picture"] = .string(Self.photoURL(audience: audience, cloud: tenant.cloud))
         }
-        if let email = user.email { info["email"] = .string(email) }
+        if scopes.contains("email"), let email = user.email { info["email"] = .string(email) }
         return .success(.object(info))
+    }
+
+    /// UserInfo's `picture`: the user's photo on Microsoft Graph in the token's cloud, the Graph host the token
+    /// names when its audience is a URI, else the tenant's cloud's (learn.microsoft.com, "Microsoft identity platform
+    /// UserInfo endpoint": `"picture": "https://graph.microsoft.com/v1.0/me/photo/$value"`).
+    package static func photoURL(audience: String, cloud: CloudName) -> String {
+        var graph = audience.lowercased().hasPrefix("https://") ? Substring(audience.lowercased()) : Substring(Cloud.named(cloud).graphResource)
+        while graph.hasSuffix("/") { graph = graph.dropLast() }
+        return graph + "/v1.0/me/photo/$value"
     }
 }

@@ -277,11 +277,15 @@ struct TokenFactory {
     }
 
     /// The delegated scopes a user token grants (`scp`): for `.default` (and a v1 `resource`), every scope the
-    /// client holds on the API; otherwise the scopes asked for.
+    /// client holds on the API; otherwise the scopes asked for. `openid`, `profile` and `email` are permissions of
+    /// Microsoft Graph, so a Graph token carries those asked for beside its API scopes, which is how userinfo knows
+    /// them (Entra's Graph tokens read `"scp": "openid profile User.Read email"`, as captured in the
+    /// lakekeeper/lakekeeper authentication tests; Microsoft Graph permissions reference: "OpenID Connect scopes").
     func delegatedScopes(_ grant: Grant) -> [String] {
         guard let scopes = grant.scopes else { return [] }
         var scp = scopes.isDefault ? defaultDelegatedScopes(client: grant.client, resource: scopes.resource) : scopes.apiScopes
-        if scp.isEmpty { scp = scopes.requested.filter { $0 != "offline_access" } }
+        let oidc = scopes.requested.filter { $0 != "offline_access" && scopes.openIDScopes.contains($0) && !scp.contains($0) }
+        if scopes.resource == .graph { scp = oidc + scp } else if scp.isEmpty { scp = oidc }
         return scp
     }
 
