@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from conftest import serving
-from namespace import REPOSITORY
+from namespace import REPOSITORY, run_at_real_hosts
 from test_signin import browser, forms, submit_sign_in
 
 NORTHWIND = "ca2e06db-632b-44e1-a5f8-0ac4cb9047f2"
@@ -110,3 +110,44 @@ def test_a_login_hint_with_the_guests_home_name_finds_his_session_and_signs_in_h
         answer = {k: v[0] for k, v in parse_qs(urlparse(redirected.headers["Location"]).query).items()}
         result = ci.acquire_token_by_auth_code_flow(headless, answer)
         assert result["id_token_claims"]["preferred_username"] == IVAN, result
+
+
+def test_msal_keeps_one_account_for_the_guest_at_home_and_in_the_inviting_tenant(tmp_path):
+    """One app registered at home and used in Litware (multiTenant), one MSAL token cache: Ivan signs in to both
+    tenants with his home name; client_info names his home account both times, so MSAL's cache holds one account
+    (home_account_id = home oid + "." + home tenant) with a profile per tenant, and acquire_token_silent answers
+    for each tenant from that account."""
+    overlay = tmp_path / "multitenant.yaml"
+    overlay.write_text("tenants:\n  - id: %s\n    apps:\n      - clientId: %s\n        multiTenant: true\n"
+                       % (NORTHWIND, NORTHWIND_MAIL))
+    # MSAL's username/password flow asks https://<host>:443/common/userrealm/... first (see test_msal).
+    run_at_real_hosts(__file__, "one_account_for_the_guest", hosts=[], ports=("0", "443"),
+                      configs=("config/examples/guest.yaml", str(overlay)))
+
+
+def one_account_for_the_guest(server):
+    cache = msal.TokenCache()
+    home = msal.PublicClientApplication(NORTHWIND_MAIL, authority=server.url("/" + NORTHWIND), token_cache=cache,
+                                        instance_discovery=False)
+    invited = msal.PublicClientApplication(NORTHWIND_MAIL, authority=server.url("/" + LITWARE), token_cache=cache,
+                                           instance_discovery=False)
+    at_home = home.acquire_token_by_username_password(IVAN, "ivan-password", scopes=["User.Read"])
+    as_guest = invited.acquire_token_by_username_password(IVAN, "ivan-password", scopes=["User.Read"])
+    assert "access_token" in at_home and "access_token" in as_guest, (at_home, as_guest)
+    home_oid = at_home["id_token_claims"]["oid"]
+    assert as_guest["id_token_claims"]["tid"] == LITWARE and as_guest["id_token_claims"]["oid"] != home_oid
+
+    [account] = home.get_accounts()
+    assert invited.get_accounts() == [account]
+    assert account["home_account_id"] == home_oid + "." + NORTHWIND
+    realms = {a["realm"]: a["local_account_id"]
+              for a in cache.find(msal.TokenCache.CredentialType.ACCOUNT)}
+    assert realms == {NORTHWIND: home_oid, LITWARE: as_guest["id_token_claims"]["oid"]}
+
+    for app, tenant, token in ((home, NORTHWIND, at_home), (invited, LITWARE, as_guest)):
+        cached = app.acquire_token_silent(["User.Read"], account=account)
+        assert cached and cached["access_token"] == token["access_token"], (tenant, cached)
+        refreshed = app.acquire_token_silent(["User.Read"], account=account, force_refresh=True)
+        assert refreshed and "access_token" in refreshed, (tenant, refreshed)
+        claims = jwt.decode(refreshed["access_token"], options={"verify_signature": False})
+        assert claims["tid"] == tenant and refreshed["access_token"] != token["access_token"]

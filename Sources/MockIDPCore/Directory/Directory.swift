@@ -123,23 +123,39 @@ package struct Directory: Sendable {
     }
 
     /// The user's account in their home tenant: for a member, the user itself; for a guest (`homeTenant`), the
-    /// home tenant's user whose username is the guest's home name (the `#EXT#` name decoded, else the email), or,
-    /// when the home tenant is not configured, the object ID that tenant would derive for that name.
+    /// home tenant's user whose username (else whose email) is one of the guest's home names (the `#EXT#` name
+    /// decoded, the email, a username that is no `#EXT#` name), or, when the home tenant has no such user, the object
+    /// ID that tenant would derive for the first of those names. Entra: `client_info` names the home object and
+    /// tenant, so MSAL keys one account (`uid.utid`) with a profile per tenant (IdentityCore's `MSIDClientInfo.m`
+    /// and `MSIDAccountIdentifier.m`; MSAL Python's token cache `home_account_id`).
     func homeAccount(of user: User, in tenant: Tenant) -> HomeAccount {
         guard let homeID = user.homeTenantID?.lowercased(), homeID != tenant.id else {
             return HomeAccount(tenantID: tenant.id, objectID: user.objectID, username: user.username)
         }
-        let names = [Self.decodedGuestName(user.username), user.email].compactMap { $0 }
+        let decoded = Self.decodedGuestName(user.username)
+        let names = [decoded, user.email, decoded == nil ? user.username : nil].compactMap { $0 }
         if let t = tenantIndex[homeID] {
-            for name in names {
-                if let u = userIndex[t]?[name.lowercased()] {
-                    let member = configuration.tenants[t].users[u]
-                    return HomeAccount(tenantID: homeID, objectID: member.objectID, username: member.username)
-                }
+            let members = configuration.tenants[t].users
+            let keys = names.map { $0.lowercased() }
+            let found = keys.lazy.compactMap { self.userIndex[t]?[$0] }.first
+                ?? members.firstIndex { member in member.email.map { keys.contains($0.lowercased()) } ?? false }
+            if let u = found {
+                let member = members[u]
+                return HomeAccount(tenantID: homeID, objectID: member.objectID, username: member.username)
             }
         }
         let name = names.first ?? user.username
         return HomeAccount(tenantID: homeID, objectID: User.derivedObjectID(tenantID: homeID, username: name), username: name)
+    }
+
+    /// The user of `target` who is the same person as `user` of `tenant`: the one whose home account is the same
+    /// (the guest in `target` of a member of `tenant`, the member at home of a guest, or a guest of the same person).
+    func user(sameAccountAs user: User, from tenant: Tenant, in target: Tenant) -> User? {
+        let home = homeAccount(of: user, in: tenant)
+        return target.users.first { candidate in
+            let other = homeAccount(of: candidate, in: target)
+            return other.tenantID == home.tenantID && other.objectID == home.objectID
+        }
     }
 
     /// Entra names an invited user `<mail with @ as _>#EXT#@<inviting domain>`: the mail back, or nil.

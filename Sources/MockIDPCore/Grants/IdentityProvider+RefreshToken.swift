@@ -26,8 +26,21 @@ extension IdentityProvider {
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
         guard let record = refreshTokens.withLock({ $0 }).grant(in: token), record.policy == nil else { throw .invalidRefreshToken() }
-        guard let tenant = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
-        if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidRefreshToken() }
+        guard let issuing = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
+        var tenant = issuing
+        var sameAccount: User?
+        // Entra: a user's refresh token redeems at another tenant where the same person is (a guest there, or at
+        // home for a guest's token): MSAL keeps one refresh token per account, not per realm, and refreshes every
+        // tenant's tokens with it (reference/entra-protocol.md, "Refresh (silent)"; MSAL.NET 2.6.1 release notes:
+        // "This enables MSAL to acquire tokens for resources outside the home tenant").
+        if let specific = authority.specificTenant, specific.id != issuing.id {
+            guard let original = directory.user(record.username, in: issuing), original.objectID == record.userObjectID,
+                  let there = directory.user(sameAccountAs: original, from: issuing, in: specific) else {
+                throw .invalidRefreshToken()
+            }
+            tenant = specific
+            sameAccount = there
+        }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
                                                        directory: directory, context: context, requireCredential: true)
         if client.clientID != record.clientID {
@@ -39,8 +52,14 @@ extension IdentityProvider {
         guard now < record.expiresAt else {
             throw .expiredRefreshToken(issuedAt: EntraTime.iso8601(record.issuedAt), inactiveSeconds: now - record.issuedAt)
         }
-        guard let user = directory.user(record.username, in: tenant), user.objectID == record.userObjectID else {
-            throw .refreshTokenUserGone()
+        let user: User
+        if let sameAccount {
+            user = sameAccount
+        } else {
+            guard let member = directory.user(record.username, in: tenant), member.objectID == record.userObjectID else {
+                throw .refreshTokenUserGone()
+            }
+            user = member
         }
         let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
                                     context: context)
