@@ -95,7 +95,7 @@ public final class IdentityProvider: Sendable {
         TokenFactory(key: directory.activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
                      issuerBaseURL: context.issuerBaseURL,
                      lifetime: lifetime ?? directory.configuration.tokens.lifetime, random: random, directory: directory,
-                     servicePrincipals: servicePrincipals, claimsRequest: context.claims)
+                     servicePrincipals: servicePrincipals, claimsRequest: context.claims, clientAddress: context.clientAddress)
     }
 
     /// A factory for one token response of `clientID` (and `username`), carrying the control API's extra claims

@@ -32,6 +32,9 @@ public struct MockApp: Sendable {
     public var accessTokenVersion: Int?
     /// `multiTenant`.
     public var multiTenant: Bool?
+    /// `optionalClaims`: the optional claims (`.email`, `.upn`, `.ipAddress`, …) added to the app's ID tokens and
+    /// to access tokens issued for it as an API, as the app manifest's.
+    public var optionalClaims: MockOptionalClaims
     /// Further configuration keys (`enableIdTokenIssuance`, `headlessSignIn`, `requirePkce`, …) sent as given.
     public var settings: JSONObject
 
@@ -39,7 +42,8 @@ public struct MockApp: Sendable {
     public init(clientID: String, name: String? = nil, type: String? = nil, secret: String? = nil, certificates: [String] = [],
                 federatedCredentials: [MockFederatedCredential] = [], redirectURIs: [String] = [], identifierURIs: [String] = [], scopes: [String] = [], appRoles: [String] = [],
                 apiPermissions: [(api: String, values: [String])] = [], accessTokenVersion: Int? = nil, multiTenant: Bool? = nil,
-                settings: JSONObject = [:]) {
+                optionalClaims: MockOptionalClaims = MockOptionalClaims(), settings: JSONObject = [:]) {
+        self.optionalClaims = optionalClaims
         self.clientID = clientID
         self.name = name
         self.type = type
@@ -73,6 +77,7 @@ public struct MockApp: Sendable {
         body.set(AppFields.apiPermissions, apiPermissions.map { APIPermission(resource: $0.api, values: $0.values) })
         body.set(AppFields.accessTokenVersion, accessTokenVersion)
         body.set(AppFields.multiTenant, multiTenant)
+        body.set(AppFields.optionalClaims, optionalClaims)
         body.merge(settings)
         return .object(body.object)
     }
@@ -83,3 +88,11 @@ public struct MockApp: Sendable {
 /// assertion. The issuer must be a `trustedIssuers` entry of the server's configuration, or the v2 issuer of one of
 /// its tenants (`https://<host>/<tenant id>/v2.0`).
 public typealias MockFederatedCredential = FederatedCredential
+
+/// The optional claims of a `MockApp` (`optionalClaims:` in the configuration): the claims added to the app's ID
+/// tokens (`idToken`) and to access tokens for it as an API (`accessToken`), as the app manifest's.
+public typealias MockOptionalClaims = OptionalClaims
+
+/// One optional claim of a `MockOptionalClaims` list (`.email`, `.userPrincipalName` for `upn`, `.ipAddress` for
+/// `ipaddr`, …), by Entra's claim name as its raw value.
+public typealias MockOptionalClaim = OptionalClaim

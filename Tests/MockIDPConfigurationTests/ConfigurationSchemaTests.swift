@@ -22,7 +22,11 @@ import Testing
         #expect(user["required"] == ["username", "password"])
         let app = try #require(tenant["properties"]?["apps"]?["items"])
         #expect(app["required"] == ["clientId"])
-        #expect(properties(app).count == 19)
+        #expect(properties(app).count == 20)
+        #expect(properties(app["properties"]?["optionalClaims"]) == ["idToken", "accessToken"])
+        // idtyp concerns access tokens only: the ID token's list does not offer it.
+        #expect(app["properties"]?["optionalClaims"]?["properties"]?["idToken"]?["items"]?["enum"]?.arrayValue?.contains("idtyp") == false)
+        #expect(app["properties"]?["optionalClaims"]?["properties"]?["accessToken"]?["items"]?["enum"]?.arrayValue?.contains("idtyp") == true)
         #expect(properties(app["properties"]?["federatedCredentials"]?["items"]) == ["issuer", "subject", "audiences"])
         #expect(properties(schema["properties"]?["trustedIssuers"]?["items"]) == ["issuer", "jwks", "jwksUri"])
         let group = try #require(tenant["properties"]?["groups"]?["items"])
@@ -42,7 +46,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 4 + 3 + 10 + 1 + 2 + 12 + 19 + 4 + 3 + 3 + 4)
+        #expect(all.count == 4 + 3 + 10 + 1 + 2 + 12 + 20 + 2 + 4 + 3 + 3 + 4)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 

@@ -44,5 +44,10 @@ import Testing
         #expect(app.json["apiPermissions"] == ["api://x": ["read"], "g": []])
         #expect(app.json["accessTokenVersion"] == 2 && app.json["multiTenant"] == true && app.json["type"] == "spa")
         #expect(MockApp(clientID: "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d").json == ["clientId": "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d"])
+        let claims = MockApp(clientID: "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                             optionalClaims: MockOptionalClaims(idToken: [.email, .ipAddress], accessToken: [.userPrincipalName]))
+        #expect(claims.json["optionalClaims"] == ["idToken": ["email", "ipaddr"], "accessToken": ["upn"]])
+        #expect(MockApp(clientID: "0a0b0c0d-1e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                        optionalClaims: MockOptionalClaims(accessToken: [.sessionID])).json["optionalClaims"] == ["accessToken": ["sid"]])
     }
 }

@@ -282,12 +282,16 @@ struct EndpointHandlers: Sendable {
     /// The base URL the client used: `--public-url`, else the listener's scheme with the request's `Host`.
     func context(_ request: HTTPRequest) -> RequestContext {
         let correlation = request.headers["client-request-id"].flatMap { GUID.isValid($0) ? $0.lowercased() : nil }
+        var context: RequestContext
         if let publicURL = options.publicURL {
-            return RequestContext(baseURL: publicURL, host: HostHeader.hostName(of: publicURL), correlationID: correlation)
+            context = RequestContext(baseURL: publicURL, host: HostHeader.hostName(of: publicURL), correlationID: correlation)
+        } else {
+            let scheme = request.isSecure ? "https" : "http"
+            let host = request.headers["Host"].flatMap(HostHeader.validated) ?? HostHeader.listenerAuthority(options.host, port: request.localPort)
+            context = RequestContext(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host), correlationID: correlation)
         }
-        let scheme = request.isSecure ? "https" : "http"
-        let host = request.headers["Host"].flatMap(HostHeader.validated) ?? HostHeader.listenerAuthority(options.host, port: request.localPort)
-        return RequestContext(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host), correlationID: correlation)
+        context.clientAddress = request.remoteAddress.isEmpty ? nil : request.remoteAddress
+        return context
     }
 
     /// Host names this server answers for: loopback, the listen address, the request's host, and what the

@@ -236,7 +236,7 @@ package struct AuthorizationChecks {
         return ValidatedAuthorization(
             tenant: authority.specificTenant, tenantSegment: request.tenant, client: client, redirectURI: redirectURI,
             responseTypes: types, responseMode: mode, scope: scope, state: values["state"], nonce: value("nonce"),
-            prompt: prompt, loginHint: value("login_hint"), domainHint: value("domain_hint"), maxAge: maxAge,
+            prompt: prompt, loginHint: value("login_hint").map(LoginHint.signInName), domainHint: value("domain_hint"), maxAge: maxAge,
             codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
             includeClientInfo: value("client_info") == "1", version: request.version, signInClaims: signInClaims)
     }

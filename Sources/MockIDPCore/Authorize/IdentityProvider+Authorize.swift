@@ -59,6 +59,7 @@ extension IdentityProvider {
                                   applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
                                   nonce: request.nonce, includeClientInfo: false)
                 if request.maxAge != nil { grant.authTime = authTime }
+                grant.signInTime = authTime
                 let factory = frontChannelTokenFactory(directory, context, tenant: tenant, clientID: request.client.clientID)
                 let version = TokenVersion(request.version)
                 response += try frontChannelTokens(

@@ -43,6 +43,8 @@ public struct Application: Sendable, Equatable {
     public var foci: Bool = false
     /// Which groups this app's ID tokens, and access tokens for it as an API, carry (the manifest's `groupMembershipClaims`).
     public var groupMembershipClaims: GroupMembershipClaims = .none
+    /// The manifest's `optionalClaims`: claims added to this app's ID tokens, and to access tokens for it as an API.
+    public var optionalClaims = OptionalClaims()
 
     /// An app registration; only `clientID` is required.
     public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,

@@ -28,6 +28,7 @@ extension IdentityProvider {
                           applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
                           nonce: record.nonce, includeClientInfo: parameters["client_info"] == "1")
         if record.maxAgeRequested { grant.authTime = record.authTime }
+        grant.signInTime = record.authTime
         return try userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
     }
 

@@ -36,7 +36,7 @@ package enum GraphUserProperties {
         ("companyName", .string), ("country", .string), ("department", .string), ("employeeId", .string),
         ("employeeType", .string), ("faxNumber", .string), ("givenName", .string), ("jobTitle", .string),
         ("mailNickname", .string), ("mobilePhone", .string), ("officeLocation", .string), ("otherMails", .strings),
-        ("postalCode", .string), ("preferredLanguage", .string), ("state", .string), ("streetAddress", .string),
+        ("postalCode", .string), ("preferredDataLocation", .string), ("preferredLanguage", .string), ("state", .string), ("streetAddress", .string),
         ("surname", .string), ("usageLocation", .string), ("userType", .string),
     ]
 

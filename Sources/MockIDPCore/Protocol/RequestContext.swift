@@ -17,6 +17,8 @@ package struct RequestContext: Sendable {
     package var errorDialect: ErrorDialect = .entra
     /// The directory snapshot the edge took for this request: every part of the request reads this one.
     package var directory: Directory?
+    /// The client's numeric address (the `ipaddr` optional claim); nil when unknown.
+    package var clientAddress: String?
 
     /// The context of a request that came to `baseURL`, whose host name (without port) is `host`.
     package init(baseURL: String, host: String, correlationID: String? = nil) {

@@ -12,5 +12,8 @@ struct Grant: Sendable {
     var nonce: String?
     /// When the user authenticated; set in ID tokens when the request asked with `max_age`.
     var authTime: Int? = nil
+    /// When the user signed in, where a sign-in came before the grant (a code, an implicit response): the
+    /// `auth_time` and `sid` optional claims (nil: the token request itself signed the user in).
+    var signInTime: Int? = nil
     var includeClientInfo: Bool
 }

@@ -16,6 +16,8 @@ struct TokenFactory {
     let servicePrincipals: ServicePrincipalIDs
     /// The request's `claims` parameter: MFA and authentication contexts it asks for show in `amr` and `acrs`.
     var claimsRequest: ClaimsRequest?
+    /// The client's numeric address, for the `ipaddr` optional claim.
+    var clientAddress: String?
     /// Claims from the control API, merged last.
     var extraClaims = JSONObject()
     /// The defect a token of a kind (whose claims have the names it is asked about) is issued with, if any: the
@@ -65,10 +67,13 @@ struct TokenFactory {
         return TamperInputs(otherTenantID: other) { [random] count in random.bytes(count) }
     }
 
-    /// What replaces or adds to the built claims, last one wins: the user's configured claims, then `overriding`
+    /// What replaces or adds to the built claims, last one wins: the optional claims the manifest asks for (after
+    /// the claims of the token's struct, in the order listed), the user's configured claims, then `overriding`
     /// (`mockidp token --claim`), then the control API's extra claims.
-    func overrides(user: User?, _ overriding: JSONObject = JSONObject(), groupOverage: JSONObject = JSONObject()) -> JSONObject {
+    func overrides(user: User?, _ overriding: JSONObject = JSONObject(), groupOverage: JSONObject = JSONObject(),
+                   optional: JSONObject = JSONObject()) -> JSONObject {
         var all = groupOverage
+        all.merge(optional)
         all.merge(user?.claims ?? JSONObject())
         all.merge(overriding)
         all.merge(extraClaims)
@@ -152,17 +157,22 @@ struct TokenFactory {
         let roles = nonEmpty(user.roles.filter { grant.client.appRoles.contains($0) })
         let subject = Self.pairwiseSubject(objectID: user.objectID, appID: grant.client.clientID)
         let groups = groupClaims(user, tenant: tenant, manifest: grant.client.groupMembershipClaims)
-        let overrides = overrides(user: user, overriding, groupOverage: groups.overage)
+        // Entra: an ID token carries the optional claims its client's manifest lists for ID tokens.
+        var optional = optionalClaimValues(grant.client.optionalClaims.idToken, version: version, grant: grant, user: user, tenant: tenant)
+        let optionalEmail = optional.take("email")?.stringValue
+        let optionalAuthTime = optional.take("auth_time")?.intValue
+        let authTime = grant.authTime ?? optionalAuthTime
+        let overrides = overrides(user: user, overriding, groupOverage: groups.overage, optional: optional)
         switch version {
         case .v1:
             let (given, family) = Self.splitName(user.name)
             let stepUp = steppedUp(grant.authenticationMethods)
             let claims = V1IDTokenClaims(
                 audience: grant.client.clientID, issuer: v1Issuer(tenantID: tenant.id), issuedAt: issuedAt,
-                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime,
+                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: authTime,
                 authenticationMethods: stepUp.amr ?? grant.authenticationMethods, aio: opaque.aio, nonce: grant.nonce,
                 codeHash: hashes.code, accessTokenHash: hashes.accessToken, identityProvider: guest.identityProvider,
-                email: guest.email, familyName: family, givenName: given, name: user.name, groups: groups.ids,
+                email: guest.email ?? optionalEmail, familyName: family, givenName: given, name: user.name, groups: groups.ids,
                 objectID: user.objectID, refreshHint: opaque.refreshHint, roles: roles, subject: subject, tenantID: tenant.id,
                 uniqueName: signInName(user, tenant: tenant), userPrincipalName: userPrincipalName(user),
                 tokenIdentifier: opaque.tokenIdentifier, authenticationContexts: stepUp.acrs)
@@ -172,10 +182,10 @@ struct TokenFactory {
             let stepUp = steppedUp(nil)
             let claims = V2IDTokenClaims(
                 audience: grant.client.clientID, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt,
-                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: grant.authTime, aio: opaque.aio,
+                notBefore: issuedAt, expires: issuedAt + lifetime, authTime: authTime, aio: opaque.aio,
                 nonce: grant.nonce, codeHash: hashes.code, accessTokenHash: hashes.accessToken,
                 identityProvider: guest.identityProvider,
-                email: guest.email ?? (scopes.contains("email") ? user.email : nil), groups: groups.ids,
+                email: guest.email ?? (scopes.contains("email") ? user.email : nil) ?? optionalEmail, groups: groups.ids,
                 name: profile ? user.name : nil, objectID: user.objectID,
                 preferredUsername: profile ? signInName(user, tenant: tenant) : nil, refreshHint: opaque.refreshHint,
                 roles: roles, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
@@ -204,7 +214,9 @@ struct TokenFactory {
         var manifest = GroupMembershipClaims.none
         if case .app(let api) = resource { manifest = api.groupMembershipClaims }
         let groups = groupClaims(user, tenant: tenant, manifest: manifest)
-        let overrides = overrides(user: user, overriding, groupOverage: groups.overage)
+        var optional = optionalClaimValues(resource.optionalAccessTokenClaims, version: version, grant: grant, user: user, tenant: tenant)
+        let optionalEmail = optional.take("email")?.stringValue
+        let overrides = overrides(user: user, overriding, groupOverage: groups.overage, optional: optional)
         switch version {
         case .v1:
             let (given, family) = Self.splitName(user.name)
@@ -214,7 +226,7 @@ struct TokenFactory {
                 expires: issuedAt + lifetime, authenticationContextClass: "1", aio: opaque.aio,
                 authenticationMethods: stepUp.amr ?? grant.authenticationMethods, appID: grant.client.clientID,
                 appIDAuthentication: grant.clientAuthentication.rawValue, familyName: family, givenName: given,
-                groups: groups.ids, identityProvider: guest.identityProvider, email: guest.email,
+                groups: groups.ids, identityProvider: guest.identityProvider, email: guest.email ?? optionalEmail,
                 name: user.name, objectID: user.objectID, refreshHint: opaque.refreshHint, roles: roles, scope: scope,
                 subject: subject, tenantID: tenant.id, uniqueName: signInName(user, tenant: tenant),
                 userPrincipalName: userPrincipalName(user), tokenIdentifier: opaque.tokenIdentifier,
@@ -226,7 +238,7 @@ struct TokenFactory {
                 audience: audience, issuer: v2Issuer(tenantID: tenant.id), issuedAt: issuedAt, notBefore: issuedAt,
                 expires: issuedAt + lifetime, aio: opaque.aio, authorizedParty: grant.client.clientID,
                 authorizedPartyAuthentication: grant.clientAuthentication.rawValue, groups: groups.ids,
-                identityProvider: guest.identityProvider, email: guest.email, name: user.name, objectID: user.objectID,
+                identityProvider: guest.identityProvider, email: guest.email ?? optionalEmail, name: user.name, objectID: user.objectID,
                 preferredUsername: signInName(user, tenant: tenant), refreshHint: opaque.refreshHint, roles: roles,
                 scope: scope, subject: subject, tenantID: tenant.id, tokenIdentifier: opaque.tokenIdentifier,
                 authenticationMethods: stepUp.amr, authenticationContexts: stepUp.acrs)
@@ -245,7 +257,8 @@ struct TokenFactory {
         let resourceID = managedIdentity?.resourceID
         let issuedAt = grant.issuedAt
         let audience = audience(resource: resource, identifier: grant.applicationResourceIdentifier, version: version)
-        let overrides = overrides(user: nil, overriding)
+        let optional = optionalClaimValues(resource.optionalAccessTokenClaims, version: version, grant: grant, user: nil, tenant: tenant)
+        let overrides = overrides(user: nil, overriding, optional: optional)
         switch version {
         case .v1:
             let claims = V1AccessTokenClaims(

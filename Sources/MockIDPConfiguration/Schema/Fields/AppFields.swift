@@ -119,12 +119,20 @@ package enum AppFields {
         },
         print: { $0.groupMembershipClaims == .none ? nil : .scalar($0.groupMembershipClaims.rawValue) })
 
+    package static let optionalClaims = AppField<OptionalClaims>(
+        "optionalClaims", .mapping(OptionalClaimFields.table.schema),
+        "Optional claims added to the app's ID tokens and to access tokens for it as an API, as the app manifest.",
+        read: { decoder, node, origin, entry in
+            if let claims = decoder.optionalClaims(node, at: origin) { entry.app.optionalClaims = claims }
+        },
+        print: { $0.optionalClaims.isEmpty ? nil : .mapping(OptionalClaimFields.table.printed($0.optionalClaims)) })
+
     // `foci` prints last but has always been read before the flags after `multiTenant`: problems on one line
     // (a flow mapping) keep their order.
     static let table = FieldTable(
         clientID, name, type, secret, certificates, federatedCredentials, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
         accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE,
-        groupMembershipClaims, foci
+        groupMembershipClaims, optionalClaims, foci
     ).reading(foci, before: enableIDTokenIssuance)
 }
 
