@@ -25,4 +25,11 @@ import Testing
         #expect(pairs.map { "\($0.name)=\($0.value)" } == ["a=1", "b=2", "a=3", "c=quoted", "d=", "e=x=y"])
         #expect(HTTPCookie.parse(cookieHeader: "").isEmpty)
     }
+
+    @Test("pieces split at every ';' and '=' scalar, even where a combining mark makes one character of it and the next")
+    func splitsOnScalars() {
+        let pairs = HTTPCookie.parse(cookieHeader: "a=1;\u{0CF3}b=2; c\u{0301}=3;d=4")
+        #expect(pairs.map(\.name) == ["a", "\u{0CF3}b", "c\u{0301}", "d"])
+        #expect(pairs.map(\.value) == ["1", "2", "3", "4"])
+    }
 }

@@ -60,10 +60,13 @@ package struct HTTPCookie: Sendable, Equatable {
     /// spaces around pieces and the double quotes around a quoted value are removed, pieces without '=' skipped.
     package static func parse(cookieHeader: String) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
-        for piece in cookieHeader.split(separator: ";", omittingEmptySubsequences: true) {
-            guard let equals = piece.firstIndex(of: "=") else { continue }
-            let name = trimmed(piece[..<equals])
-            var value = trimmed(piece[piece.index(after: equals)...])
+        // Split on the scalars ';' and '=', as the header's bytes are split (RFC 6265 §5.4), never on characters: a
+        // combining mark right after a ';' makes one grapheme of the two, and the cookies around it ran together
+        // (found by the `cookie` fuzz harness).
+        for scalars in cookieHeader.unicodeScalars.split(separator: ";", omittingEmptySubsequences: true) {
+            guard let equals = scalars.firstIndex(of: "=") else { continue }
+            let name = trimmed(Substring(scalars[..<equals]))
+            var value = trimmed(Substring(scalars[scalars.index(after: equals)...]))
             if value.count >= 2, value.first == "\"", value.last == "\"" {
                 value = value.dropFirst().dropLast()
             }
