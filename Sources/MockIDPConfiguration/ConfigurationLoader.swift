@@ -64,7 +64,7 @@ package enum ConfigurationLoader {
     /// - `hosts`: the union, in order of first appearance, without duplicates.
     /// - `trustedIssuers`: joined; a later file's entry for an issuer an earlier file trusts replaces it (its keys).
     /// - `tenants` merge by `id`. A later tenant with the id of an earlier one overrides the scalar fields it
-    ///   sets (`name`, `cloud`, and `b2c` as a whole), adds its `domains` to the earlier ones (without
+    ///   sets (`name`, `cloud`, `regionSubScope`, and `b2c` as a whole), adds its `domains` to the earlier ones (without
     ///   duplicates, ignoring case), replaces whole each user with the same `username` (ignoring case) and
     ///   each app with the same `clientId`, and adds the other users and apps after the earlier ones.
     ///   A tenant with a new id is added after the earlier tenants.

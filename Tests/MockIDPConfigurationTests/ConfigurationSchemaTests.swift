@@ -14,7 +14,8 @@ import Testing
         #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
         #expect(properties(.object(schema)) == ["tokens", "hosts", "tenants", "trustedIssuers"])
         let tenant = try #require(schema["properties"]?["tenants"]?["items"])
-        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "signIn", "b2c", "users", "apps", "groups", "managedIdentities"])
+        #expect(properties(tenant) == ["id", "domains", "name", "cloud", "regionSubScope", "signIn", "b2c", "users", "apps", "groups",
+                                       "managedIdentities"])
         #expect(tenant["required"] == ["id"])
         let user = try #require(tenant["properties"]?["users"]?["items"])
         #expect(properties(user) == ["username", "password", "name", "oid", "email", "groups", "photo", "profile", "roles", "claims",
@@ -46,7 +47,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 4 + 3 + 10 + 1 + 2 + 12 + 20 + 2 + 4 + 3 + 3 + 4)
+        #expect(all.count == 4 + 3 + 11 + 1 + 2 + 12 + 20 + 2 + 4 + 3 + 3 + 4)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 
@@ -58,6 +59,7 @@ import Testing
         #expect(tenant["id"] == ["type": "string", "format": "uuid", "pattern": FieldShape.guidPattern, "description": "The tenant ID."])
         #expect(tenant["domains"]?["items"]?["format"] == "hostname")
         #expect(tenant["cloud"]?["enum"] == .array(CloudName.allCases.map { .string($0.rawValue) }))
+        #expect(tenant["regionSubScope"]?["enum"] == ["GCC", "DODCON", "DOD"])
         #expect(app["type"]?["enum"] == ["public", "spa", "confidential"])
         #expect(app["accessTokenVersion"]?["minimum"] == 1 && app["accessTokenVersion"]?["maximum"] == 2)
         #expect(app["redirectUris"]?["items"]?["format"] == "uri")

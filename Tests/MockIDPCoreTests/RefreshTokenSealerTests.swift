@@ -5,7 +5,8 @@ import Testing
     static let grant = RefreshGrant(tenantID: "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11", clientID: "3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c",
                                     userObjectID: "0c3e9d2a-5b7f-4e1a-9c8d-1f2e3d4c5b6a", username: "alice@contoso.onmicrosoft.com",
                                     scope: "openid profile offline_access User.Read", clientAuthentication: .none,
-                                    issuedAt: 1_800_000_000, expiresAt: 1_800_086_400, family: true, policy: "B2C_1_susi")
+                                    issuedAt: 1_800_000_000, expiresAt: 1_800_086_400, family: true, policy: "B2C_1_susi",
+                                    resource: "https://graph.microsoft.com/")
 
     @Test("a refresh token carries its grant: the same sealer reads it back whole, another sealer (another process, after a reset) reads nothing")
     func carriesItsGrant() throws {
@@ -16,6 +17,7 @@ import Testing
         var plain = Self.grant
         plain.family = false
         plain.policy = nil
+        plain.resource = nil
         #expect(sealer.grant(in: sealer.token(for: plain)) == plain)
         #expect(RefreshTokenSealer().grant(in: token) == nil)
         #expect(!token.contains("alice"), "the grant is sealed, not just encoded")

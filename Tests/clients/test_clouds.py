@@ -77,6 +77,26 @@ def test_msal_at_login_microsoftonline_us():
     run_at_real_hosts(__file__, "us_government", CLOUD_HOSTS, SOVEREIGN)
 
 
+def us_government_community(server):
+    # Contoso Government is a GCC High tenant (regionSubScope: DODCON): both documents say so at the cloud's hosts,
+    # right after tenant_region_scope, as Entra's do (MicrosoftDocs/azure-docs issue 56915, cisagov/ScubaGear).
+    for host in ("login.microsoftonline.us", "login.usgovcloudapi.net"):
+        for path in ("/contosogov.onmicrosoft.us/.well-known/openid-configuration",
+                     "/%s/v2.0/.well-known/openid-configuration" % GOV):
+            doc = requests.get("https://" + host + path).json()
+            assert doc["tenant_region_scope"] == "USGov" and doc["tenant_region_sub_scope"] == "DODCON", doc
+            keys = list(doc)
+            assert keys[keys.index("tenant_region_scope") + 1] == "tenant_region_sub_scope"
+            assert doc["cloud_instance_name"] == "microsoftonline.us"
+    # A commercial tenant has no such member.
+    public = requests.get("https://login.microsoftonline.com/%s/v2.0/.well-known/openid-configuration" % CONTOSO).json()
+    assert public["tenant_region_scope"] == "WW" and "tenant_region_sub_scope" not in public
+
+
+def test_tenant_region_sub_scope_at_login_microsoftonline_us():
+    run_at_real_hosts(__file__, "us_government_community", CLOUD_HOSTS, SOVEREIGN)
+
+
 # --- China: login.chinacloudapi.cn ------------------------------------------------------------------------------
 
 def china(server):

@@ -105,6 +105,7 @@ name: 42
 users: [{username: 1234, password: 5678}]
 """),
     "a B2C tenant": tenant("b2c: {policies: [B2C_1_signupsignin], policyClaim: acr}"),
+    "a GCC High tenant": tenant("cloud: usgov\nregionSubScope: DODCON"),
 }
 
 # Files both refuse: unknown keys, wrong types, bad enumerations, missing required keys, bad GUIDs and host names.
@@ -118,6 +119,7 @@ BAD = {
     "a lifetime out of range": "tokens: {lifetime: 10}\n",
     "an access token version out of range": tenant("apps: [{clientId: %s, accessTokenVersion: 3}]" % APP),
     "an unknown cloud": tenant("cloud: azure"),
+    "an unknown region sub-scope": tenant("cloud: usgov\nregionSubScope: IL5"),
     "an unknown client type": tenant("apps: [{clientId: %s, type: daemon}]" % APP),
     "an unknown policy claim": tenant("b2c: {policies: [B2C_1_x], policyClaim: sub}"),
     "anyUser that is no boolean": tenant("signIn: {anyUser: everyone}"),
@@ -144,12 +146,14 @@ LOADER_ONLY = {
     "a permission on an API nobody registered": tenant("apps: [{clientId: %s, apiPermissions: {api://nobody: [Read]}}]" % APP),
     "a javascript: redirect URI": tenant("apps: [{clientId: %s, redirectUris: ['javascript:alert(1)']}]" % APP),
     "a certificate file that does not exist": tenant("apps: [{clientId: %s, certificates: [missing.pem]}]" % APP),
+    "a region sub-scope of another cloud's tenants": tenant("regionSubScope: DOD"),
 }
 
 # The schema is stricter where an editor should suggest the one spelling: the loader also reads an enumeration's
 # words in any case, and an empty value (`name:`) as unset.
 SCHEMA_ONLY = {
     "an enumeration word in capitals": tenant("cloud: Public"),
+    "a region sub-scope in lower case": tenant("cloud: usgov\nregionSubScope: dod"),
     "an empty optional value": tenant("name:"),
 }
 

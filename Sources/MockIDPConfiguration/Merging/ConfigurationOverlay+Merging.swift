@@ -46,7 +46,8 @@ extension ConfigurationOverlay {
                 Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
                        cloud: tenant.cloud?.value ?? .public, signIn: tenant.signIn?.value ?? SignInSettings(), b2c: tenant.b2c?.value,
                        users: tenant.users.map(\.user), apps: tenant.apps.map(\.app),
-                       managedIdentities: tenant.managedIdentities.map(\.identity), groups: tenant.groups.map(\.group))
+                       managedIdentities: tenant.managedIdentities.map(\.identity), groups: tenant.groups.map(\.group),
+                       regionSubScope: tenant.regionSubScope?.value)
             },
             trustedIssuers: trustedIssuers.compactMap(\.trustedIssuer))
     }
@@ -72,6 +73,7 @@ extension ConfigurationOverlay {
                 domains: tenant.domains.map { Sourced(value: $0, origin: nowhere) },
                 name: tenant.name.map { Sourced(value: $0, origin: nowhere) },
                 cloud: sourced(tenant.cloud, unless: .public),
+                regionSubScope: tenant.regionSubScope.map { Sourced(value: $0, origin: nowhere) },
                 signIn: sourced(tenant.signIn, unless: SignInSettings()),
                 b2c: tenant.b2c.map { Sourced(value: $0, origin: nowhere) },
                 users: tenant.users.map { UserEntry(user: $0, origin: nowhere, usernameOrigin: nowhere, objectIDOrigin: nowhere) },
@@ -96,6 +98,7 @@ extension TenantOverlay {
     mutating func merge(_ later: TenantOverlay) {
         if let value = later.name { name = value }
         if let value = later.cloud { cloud = value }
+        if let value = later.regionSubScope { regionSubScope = value }
         if let value = later.signIn { signIn = value }
         if let value = later.b2c { b2c = value }
 

@@ -258,7 +258,7 @@ extension ConfigurationDecoder {
     where Choice.RawValue == String {
         if node.isNull { return nil }
         if case .scalar(let scalar) = node.content,
-           let value = Choice.allCases.first(where: { $0.rawValue == scalar.string.lowercased() }) {
+           let value = Choice.allCases.first(where: { $0.rawValue.lowercased() == scalar.string.lowercased() }) {
             return value
         }
         let names = Choice.allCases.map(\.rawValue)

@@ -27,6 +27,7 @@ package struct TenantOverlay {
     var domains: [Sourced<String>] = []
     var name: Sourced<String>?
     var cloud: Sourced<CloudName>?
+    var regionSubScope: Sourced<RegionSubScope>?
     var signIn: Sourced<SignInSettings>?
     var b2c: Sourced<B2CSettings>?
     var users: [UserEntry] = []

@@ -25,6 +25,7 @@ struct ConfigurationValidator {
             validator.checkUsers(of: overlay.tenants[tenantIndex])
             validator.checkApps(of: overlay.tenants[tenantIndex])
             validator.checkGroups(of: overlay.tenants[tenantIndex])
+            validator.checkRegionSubScope(of: overlay.tenants[tenantIndex])
             validator.checkAPIPermissions(of: tenantIndex, apis: apis)
             validator.checkFederatedIssuers(of: overlay.tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
         }

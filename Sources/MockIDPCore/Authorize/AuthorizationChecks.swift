@@ -238,6 +238,7 @@ package struct AuthorizationChecks {
             responseTypes: types, responseMode: mode, scope: scope, state: values["state"], nonce: value("nonce"),
             prompt: prompt, loginHint: value("login_hint").map(LoginHint.signInName), domainHint: value("domain_hint"), maxAge: maxAge,
             codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
-            includeClientInfo: value("client_info") == "1", version: request.version, signInClaims: signInClaims)
+            includeClientInfo: value("client_info") == "1", version: request.version,
+            resource: request.version == .v1 ? value("resource") : nil, signInClaims: signInClaims)
     }
 }

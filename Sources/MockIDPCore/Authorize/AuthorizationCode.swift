@@ -17,6 +17,8 @@ struct AuthorizationCode: Sendable {
     var policy: String? = nil
     /// The code ends a sign-up: its tokens say `newUser: true`.
     var newUser = false
+    /// The v1 `resource` the code was issued for, exactly as sent (nil for v2 codes).
+    var resource: String? = nil
 }
 
 extension AuthorizationCode: Expiring {}

@@ -48,6 +48,8 @@ package struct ValidatedAuthorization: Sendable {
     package var includeClientInfo: Bool
     /// The endpoint's version: `/oauth2/authorize` (v1) issues v1 ID tokens.
     package var version: ProtocolVersion = .v2
+    /// A v1 request's `resource`, exactly as sent: its code is for that resource (nil for v2).
+    package var resource: String? = nil
     /// The `claims` parameter's own members (not `id_token`, `access_token` or `userinfo`): claims for a user made
     /// on the fly, whom `login_hint` names (nil: the parameter has none).
     package var signInClaims: ClaimSet? = nil

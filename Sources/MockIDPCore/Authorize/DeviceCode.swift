@@ -15,6 +15,8 @@ struct DeviceAuthorization: Sendable {
     var interval: Int
     var lastPoll: Int?
     var status: Status
+    /// A v1 request's `resource`, exactly as sent: polling without `resource` gets tokens for it (nil for v2).
+    var resource: String? = nil
 }
 
 extension DeviceAuthorization: Expiring {}

@@ -38,7 +38,8 @@ extension IdentityProvider {
                 userObjectID: user.objectID, username: user.username, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, codeChallengeMethod: request.codeChallengeMethod,
                 authTime: authTime, maxAgeRequested: request.maxAge != nil,
-                expiresAt: clock.now() + directory.configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser)
+                expiresAt: clock.now() + directory.configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser,
+                resource: request.resource)
             let now = clock.now()
             authorizationCodes.withLock { $0.insert(issued, record, now: now) }
             response.append(("code", issued))

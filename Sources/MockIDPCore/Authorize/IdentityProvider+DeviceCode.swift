@@ -45,7 +45,7 @@ extension IdentityProvider {
             let now = clock.now()
             let record = DeviceAuthorization(userCode: userCode, clientID: client.clientID, tenantSegment: segment, scope: scope,
                                              expiresAt: now + Self.deviceCodeLifetime, interval: Self.deviceCodeInterval,
-                                             lastPoll: nil, status: .pending)
+                                             lastPoll: nil, status: .pending, resource: version == .v1 ? p["resource"] : nil)
             deviceCodes.withLock { $0.insert(deviceCode: deviceCode, record, now: now) }
             let verification = EndpointTable.url(.deviceLogin, baseURL: context.baseURL)
             // Entra (v1): ADAL reads `verification_url` (reference §4.1).
@@ -120,8 +120,8 @@ extension IdentityProvider {
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory, context: context,
                                                        requireCredential: true)
         guard let user = directory.user(username, in: tenant), user.objectID == objectID else { throw .refreshTokenUserGone() }
-        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
-                                    context: context)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, storedResource: record.resource,
+                                    tenant: tenant, directory: directory, context: context)
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
                           applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: parameters["client_info"] == "1")

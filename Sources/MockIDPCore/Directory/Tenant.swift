@@ -20,12 +20,16 @@ public struct Tenant: Sendable, Equatable {
     public var managedIdentities: [ManagedIdentity]
     /// The directory's groups as configured (ids that users list but nobody defines are added by `Directory`).
     public var groups: [Group] = []
+    /// The US government community of the tenant (`tenant_region_sub_scope` in its discovery documents); nil for
+    /// other tenants.
+    public var regionSubScope: RegionSubScope?
 
     /// A tenant; only `id` is required.
     public init(id: String, domains: [String] = [], name: String? = nil, cloud: CloudName = .public,
                 signIn: SignInSettings = SignInSettings(), b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = [],
-                managedIdentities: [ManagedIdentity] = [], groups: [Group] = []) {
+                managedIdentities: [ManagedIdentity] = [], groups: [Group] = [], regionSubScope: RegionSubScope? = nil) {
         self.id = id
+        self.regionSubScope = regionSubScope
         self.groups = groups
         self.domains = domains
         self.name = name

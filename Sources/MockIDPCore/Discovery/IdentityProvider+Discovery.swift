@@ -15,7 +15,7 @@ extension IdentityProvider {
         let base = context.baseURL
         let t = authority.pathSegment
         func url(_ e: Endpoint) -> JSONValue { .string(EndpointTable.url(e, baseURL: base, tenant: t)) }
-        let region: JSONValue = authority.specificTenant == nil ? .null : .string(cloud.regionScope)
+        let region: JSONValue = authority.specificTenant.map { .string($0.regionScope(in: cloud)) } ?? .null
         var d = JSONObject()
         switch version {
         case .v2:
@@ -64,6 +64,7 @@ extension IdentityProvider {
         // Both versions end alike.
         d["kerberos_endpoint"] = url(.kerberos)
         d["tenant_region_scope"] = region
+        if let subScope = authority.specificTenant?.regionSubScope { d["tenant_region_sub_scope"] = .string(subScope.rawValue) }
         d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
         d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
         // Graph's paths answer on every host of this server: a cloud's login host names that cloud's Graph host (which

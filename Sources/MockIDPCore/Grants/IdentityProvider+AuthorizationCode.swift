@@ -20,8 +20,8 @@ extension IdentityProvider {
         guard let user = directory.user(record.username, in: tenant), user.objectID == record.userObjectID else {
             throw .refreshTokenUserGone()
         }
-        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
-                                    context: context)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, storedResource: record.resource,
+                                    tenant: tenant, directory: directory, context: context)
         // Every check passed: the code is spent now, once (a failed attempt does not burn it).
         guard authorizationCodes.withLock({ $0.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
         var grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,

@@ -6,15 +6,16 @@ extension IdentityProvider {
         storeRefreshToken(tenant: tenant, clientID: grant.client.clientID, user: user,
                           scope: grant.scopes?.requested.joined(separator: " ") ?? "",
                           clientAuthentication: grant.clientAuthentication, issuedAt: grant.issuedAt, lifetime: lifetime,
-                          family: grant.client.foci, policy: nil)
+                          family: grant.client.foci, policy: nil, resource: grant.scopes?.v1Resource)
     }
 
-    /// A new refresh token (`family` for a foci app's, `policy` for B2C's), sealed with its grant.
+    /// A new refresh token (`family` for a foci app's, `policy` for B2C's, `resource` for a v1 grant's), sealed with
+    /// its grant.
     func storeRefreshToken(tenant: Tenant, clientID: String, user: User, scope: String, clientAuthentication: ClientAuthenticationMethod,
-                           issuedAt: Int, lifetime: Int, family: Bool = false, policy: String?) -> String {
+                           issuedAt: Int, lifetime: Int, family: Bool = false, policy: String?, resource: String? = nil) -> String {
         let record = RefreshGrant(tenantID: tenant.id, clientID: clientID, userObjectID: user.objectID, username: user.username,
                                   scope: scope, clientAuthentication: clientAuthentication, issuedAt: issuedAt,
-                                  expiresAt: issuedAt + lifetime, family: family, policy: policy)
+                                  expiresAt: issuedAt + lifetime, family: family, policy: policy, resource: resource)
         return refreshTokens.withLock { $0 }.token(for: record)
     }
 
@@ -61,8 +62,8 @@ extension IdentityProvider {
             }
             user = member
         }
-        let scopes = try userScopes(parameters, request: request, stored: record.scope, tenant: tenant, directory: directory,
-                                    context: context)
+        let scopes = try userScopes(parameters, request: request, stored: record.scope, storedResource: record.resource,
+                                    tenant: tenant, directory: directory, context: context)
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,

@@ -94,12 +94,20 @@ extension IdentityProvider {
         }
     }
 
-    /// The scopes of a user grant. A v1 request names one API by `resource` (see `ScopeRequest(v1Resource:)`);
-    /// otherwise `scope` is used, or `stored`, the scopes of the code or refresh token being redeemed.
-    func userScopes(_ parameters: TokenParameters, request: TokenRequest, stored: String?, tenant: Tenant,
-                    directory: Directory, context: RequestContext) throws(OAuthError) -> ScopeRequest {
+    /// The scopes of a user grant. A v1 request names one API by `resource` (see `ScopeRequest(v1Resource:)`), or
+    /// redeems a code or refresh token issued for one (`storedResource`); otherwise `scope` is used, or `stored`,
+    /// the scopes of the code or refresh token being redeemed.
+    ///
+    /// At the v1 endpoint `scope` never names the API: Entra reads only its OpenID Connect meaning there, and v1
+    /// user grants for a resource always answer with an ID token and a refresh token. ADAL for iOS and macOS
+    /// redeems a code with `scope=openid` and no `resource` (ADALAuthenticationRequest+AcquireToken.m,
+    /// `requestTokenByCode:`), and refreshes with `resource` and `scope=openid` (ADALAcquireTokenSilentHandler.m);
+    /// Microsoft Learn, "Authorize access to Azure AD web applications using the OAuth 2.0 code grant flow" (v1):
+    /// `resource` "is required in one of either the authorization or token requests", and `scope` is ignored.
+    func userScopes(_ parameters: TokenParameters, request: TokenRequest, stored: String?, storedResource: String? = nil,
+                    tenant: Tenant, directory: Directory, context: RequestContext) throws(OAuthError) -> ScopeRequest {
         let graph = cloud(for: context, tenant: tenant).graphResource
-        if request.version == .v1, let resource = parameters["resource"] {
+        if request.version == .v1, let resource = parameters["resource"] ?? storedResource {
             return try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
         }
         guard let scope = parameters["scope"] ?? stored else {

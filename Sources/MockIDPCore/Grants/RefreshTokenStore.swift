@@ -14,6 +14,8 @@ struct RefreshGrant: Sendable, Equatable {
     var family: Bool = false
     /// The B2C policy that issued it (nil for Entra refresh tokens, which B2C endpoints do not take, nor the reverse).
     var policy: String? = nil
+    /// The v1 `resource` of the grant, exactly as sent: a v1 refresh without `resource` is for it (nil for v2 grants).
+    var resource: String? = nil
 }
 
 /// Refresh tokens that carry their own grant, sealed (AES-256-GCM) with a key of this process, so the server keeps
@@ -33,6 +35,7 @@ struct RefreshTokenSealer: Sendable {
         ]
         if grant.family { fields["f"] = .bool(true) }
         if let policy = grant.policy { fields["p"] = .string(policy) }
+        if let resource = grant.resource { fields["r"] = .string(resource) }
         return Self.marker + Base64URL.encode(key.seal(JSONValue.object(fields).serialized()))
     }
 
@@ -49,7 +52,7 @@ struct RefreshTokenSealer: Sendable {
               let issuedAt = json["i"]?.intValue, let expiresAt = json["e"]?.intValue else { return nil }
         return RefreshGrant(tenantID: tenantID, clientID: clientID, userObjectID: userObjectID, username: username,
                             scope: scope, clientAuthentication: authentication, issuedAt: issuedAt, expiresAt: expiresAt,
-                            family: json["f"]?.boolValue ?? false, policy: json["p"]?.stringValue)
+                            family: json["f"]?.boolValue ?? false, policy: json["p"]?.stringValue, resource: json["r"]?.stringValue)
     }
 
     /// Entra's refresh tokens start with a version marker.

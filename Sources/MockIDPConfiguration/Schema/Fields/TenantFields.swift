@@ -89,7 +89,7 @@ package enum TenantFields {
         },
         print: { tenant in tenant.groups.isEmpty ? nil : .entries(tenant.groups.map(GroupFields.table.printed)) })
 
-    static let table = FieldTable(id, domains, name, cloud, signIn, b2c, users, apps, groups, managedIdentities)
+    static let table = FieldTable(id, domains, name, cloud, regionSubScope, signIn, b2c, users, apps, groups, managedIdentities)
 }
 
 /// The keys of a tenant's `b2c:` mapping, in print order.

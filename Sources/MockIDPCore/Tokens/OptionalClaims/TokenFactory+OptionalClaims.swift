@@ -18,7 +18,7 @@ extension TokenFactory {
                 guard let user else { continue }
                 value = userValue(claim, grant: grant, user: user, tenant: tenant)
             case .tenant:
-                value = .string(cloud.regionScope)
+                value = .string(tenant.regionScope(in: cloud))
             case .decidedElsewhere, .unmodelled:
                 value = nil
             }
