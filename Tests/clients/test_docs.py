@@ -1,5 +1,6 @@
 """The documentation's links: every relative link of README.md and docs/*.md names a file of the repository, and
-every `#anchor` a heading of the page it points at (as GitHub makes anchors of headings)."""
+every `#anchor` a heading of the page it points at (as GitHub makes anchors of headings). A link out of docs/ is
+written from the repository's root (`/config/default.yaml`, as GitHub resolves it), never with `../`."""
 import os
 import re
 
@@ -41,7 +42,13 @@ def test_every_relative_link_and_anchor_resolves(page):
         if re.match(r"^[a-z][a-z0-9+.-]*:", target):
             continue  # https:, mailto:: not a file of the repository
         path, _, anchor = target.partition("#")
-        resolved = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
+        if path.startswith("../"):
+            broken.append("%s: a link out of the page's folder is written from the root (/…), not with ../" % target)
+            continue
+        if path.startswith("/"):
+            resolved = os.path.normpath(path.lstrip("/"))
+        else:
+            resolved = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
         if resolved.startswith(".."):
             broken.append("%s leaves the repository" % target)
         elif not os.path.exists(os.path.join(REPOSITORY, resolved)):
