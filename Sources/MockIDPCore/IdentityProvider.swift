@@ -16,6 +16,8 @@ public final class IdentityProvider: Sendable {
     let sessions = Mutex(BrowserSessionStore(capacity: 50_000))
     let refreshTokens = Mutex(RefreshTokenSealer())
     let deviceCodes = Mutex(DeviceCodeStore())
+    /// The consents users gave apps (`consentRequired`); never part of the directory snapshot.
+    let consents = Mutex(ConsentStore(capacity: 100_000))
     /// Faults and extra claims registered through the control API.
     let controls = Mutex(ControlRegistrations())
 

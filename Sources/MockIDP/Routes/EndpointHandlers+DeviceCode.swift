@@ -42,6 +42,21 @@ extension EndpointHandlers {
             if let error { values["error"] = error }
             return page("signin", values, hidden: [("user_code", pending.userCode)], request: request, cookies: cookies)
         }
+        // An app with `consentRequired`: the consent page comes between sign-in and the device's answer, as in the
+        // browser flow (docs/sign-in.md, "Consent").
+        func proceed(_ user: User, _ tenant: Tenant, newSession: String?) -> HTTPResponse {
+            let ask = provider.consentToAsk(client: pending.client, scope: pending.scope, user: user, tenant: tenant, context: context)
+            guard !ask.isEmpty else { return done(user, tenant, newSession: newSession) }
+            return page("consent", consentValues(user: user, client: pending.client, permissions: ask, tenant: tenant, context: context),
+                        hidden: [("user_code", pending.userCode), ("mockidp_account", user.username)], request: request, cookies: cookies,
+                        newSession: newSession)
+        }
+        func decline() -> HTTPResponse {
+            provider.completeDeviceLogin(userCode: pending.userCode, user: nil, tenant: nil)
+            return HTTPResponse.html(pages.render("message", [
+                "title": "Sign-in declined", "message": "You declined to sign in to \(pending.client.displayName) on your device.",
+            ]))
+        }
         func done(_ user: User, _ tenant: Tenant, newSession: String?) -> HTTPResponse {
             provider.completeDeviceLogin(userCode: pending.userCode, user: user, tenant: tenant)
             var r = HTTPResponse.html(pages.render("message", [
@@ -61,20 +76,26 @@ extension EndpointHandlers {
             case .success(let (user, tenant)):
                 let id = provider.sessionForSignIn(session)
                 provider.addToSession(id, user: user, tenant: tenant, authTime: provider.clock.now())
-                return done(user, tenant, newSession: id == session ? nil : id)
+                return proceed(user, tenant, newSession: id == session ? nil : id)
             }
         case "pick":
             let username = (fields["username"] ?? "").lowercased()
             if let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
                 .first(where: { $0.account.username.lowercased() == username }) {
-                return done(entry.user, entry.tenant, newSession: nil)
+                return proceed(entry.user, entry.tenant, newSession: nil)
             }
             return signInPage(fields["username"], error: nil)
         case "decline":
-            provider.completeDeviceLogin(userCode: pending.userCode, user: nil, tenant: nil)
-            return HTTPResponse.html(pages.render("message", [
-                "title": "Sign-in declined", "message": "You declined to sign in to \(pending.client.displayName) on your device.",
-            ]))
+            return decline()
+        case "consent":
+            guard fields["consent"] == "accept" else { return decline() }
+            let username = (fields["mockidp_account"] ?? "").lowercased()
+            guard let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
+                .first(where: { $0.account.username.lowercased() == username }) else { return signInPage(fields["mockidp_account"], error: nil) }
+            if let asked = provider.askedPermissions(client: pending.client, scope: pending.scope, tenant: entry.tenant, context: context) {
+                provider.grantConsent(asked, client: pending.client, user: entry.user, tenant: entry.tenant)
+            }
+            return done(entry.user, entry.tenant, newSession: nil)
         default:
             return signInPage(nil, error: nil)
         }

@@ -23,18 +23,18 @@ struct SignInFlow {
     func start() -> HTTPResponse {
         switch provider.interaction(for: validated, sessionID: sessionID, hostScope: context.hostScope) {
         case .answer(let entry):
-            return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
+            return proceed(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         case .headlessSignIn(let user, let tenant):
             let now = provider.clock.now()
             let session = provider.sessionForSignIn(sessionID)
             provider.addToSession(session, user: user, tenant: tenant, authTime: now)
-            return complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
+            return proceed(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
         case .loginRequired:
             return handlers.deliverError(.loginRequired(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
         case .signInPage(let username, let offerSessionAccounts):
             return signInPage(username: username, error: nil, offerSessionAccounts: offerSessionAccounts)
         case .consentPage(let entry):
-            return consentPage(for: entry.user)
+            return consentPage(for: entry.user, tenant: entry.tenant)
         }
     }
 
@@ -65,14 +65,12 @@ struct SignInFlow {
                 let now = provider.clock.now()
                 let session = provider.sessionForSignIn(sessionID)
                 provider.addToSession(session, user: user, tenant: tenant, authTime: now)
-                if validated.prompt == .consent { return consentPage(for: user, newSession: session) }
-                return complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
+                return proceed(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
             }
         case "pick":
             let username = (fields["username"] ?? "").lowercased()
             if validated.prompt != .login, let entry = usableAccounts.first(where: { $0.account.username.lowercased() == username }) {
-                if validated.prompt == .consent { return consentPage(for: entry.user) }
-                return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
+                return proceed(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
             }
             return signInPage(username: fields["username"], error: nil, offerSessionAccounts: false)
         case "consent":
@@ -84,10 +82,29 @@ struct SignInFlow {
                 .first(where: { $0.account.username.lowercased() == username }) else {
                 return signInPage(username: fields["mockidp_account"], error: nil, offerSessionAccounts: false)
             }
+            // Accepting grants everything the request asked for; scopes granted before stay (docs/sign-in.md, "Consent").
+            if let asked = provider.askedPermissions(validated, tenant: entry.tenant, context: context) {
+                provider.grantConsent(asked, client: validated.client, user: entry.user, tenant: entry.tenant)
+            }
             return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         default:
             return handlers.errorPage(.invalidParameter("mockidp_action", "is not one this server's pages send"), context: context)
         }
+    }
+
+    /// The user is known: the consent page when there is something to ask (`prompt=consent`, or an app with
+    /// `consentRequired` asking for permissions the user has not consented to), else the answer. `prompt=none`
+    /// cannot show the page: `consent_required` (AADSTS65001) goes to the redirect URI.
+    func proceed(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false) -> HTTPResponse {
+        let ask = provider.consentToAsk(validated, user: user, tenant: tenant, context: context)
+        guard !ask.isEmpty || validated.prompt == .consent else {
+            return complete(user: user, tenant: tenant, authTime: authTime, sessionID: sessionID, setSession: setSession)
+        }
+        if validated.prompt == Prompt.none {
+            return handlers.deliverError(.consentRequiredSilently(client: validated.client, scopes: ask.map(\.scope)), state: validated.state,
+                                         to: validated.redirectURI, mode: validated.responseMode, context: context)
+        }
+        return consentPage(for: user, tenant: tenant, permissions: ask, newSession: setSession ? sessionID : nil)
     }
 
     /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
@@ -147,9 +164,10 @@ struct SignInFlow {
         return page("signin", context)
     }
 
-    func consentPage(for user: User, newSession: String? = nil) -> HTTPResponse {
-        let scopes = validated.scope.split(separator: " ").map(String.init)
-        return page("consent", ["username": user.username, "appName": validated.client.displayName, "scopes": scopes],
+    /// The consent page: `permissions` in words, or for `prompt=consent` everything the request asks for.
+    func consentPage(for user: User, tenant: Tenant, permissions: [DelegatedPermission]? = nil, newSession: String? = nil) -> HTTPResponse {
+        let shown = permissions ?? provider.consentToAsk(validated, user: user, tenant: tenant, context: context)
+        return page("consent", handlers.consentValues(user: user, client: validated.client, permissions: shown, tenant: tenant, context: context),
                     extraHidden: [("mockidp_account", user.username)], newSession: newSession)
     }
 }

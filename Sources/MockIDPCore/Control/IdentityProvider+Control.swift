@@ -86,14 +86,15 @@ extension IdentityProvider {
 
     // MARK: reset
 
-    /// Back to the start: the loaded configuration's users and apps, no sessions, codes, device codes or refresh
-    /// tokens, no faults or extra claims, and the real time. Signing keys stay as they are.
+    /// Back to the start: the loaded configuration's users and apps, no sessions, codes, device codes, refresh
+    /// tokens or consents, no faults or extra claims, and the real time. Signing keys stay as they are.
     package func reset() {
         restoreLoadedConfiguration()
         refreshTokens.withLock { $0 = RefreshTokenSealer() }  // a new key: every refresh token issued so far is dead
         authorizationCodes.withLock { $0.removeAll() }
         sessions.withLock { $0.removeAll() }
         deviceCodes.withLock { $0.removeAll() }
+        consents.withLock { $0.removeAll() }
         controls.withLock { s in
             s.faults.removeAll()
             s.extraClaims.removeAll()

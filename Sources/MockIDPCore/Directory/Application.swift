@@ -38,6 +38,10 @@ public struct Application: Sendable, Equatable {
     public var headlessSignIn: Bool = false
     /// Authorize requests must carry a PKCE `code_challenge` (always so for `spa` apps).
     public var requirePKCE: Bool = false
+    /// Delegated permissions need the user's consent: the consent page after sign-in, or AADSTS65001 where no page
+    /// can be shown (password, refresh token, on-behalf-of, `prompt=none`). When false, as an app whose permissions
+    /// an administrator consented to for the whole tenant, users are never asked.
+    public var consentRequired: Bool = false
     /// Entra's family of client IDs: a refresh token issued to a family app is redeemable by every other family
     /// public client of the tenant, and token responses say `"foci": "1"`.
     public var foci: Bool = false

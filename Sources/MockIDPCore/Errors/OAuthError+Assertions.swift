@@ -130,11 +130,11 @@ extension OAuthError {
     }
 
     /// Entra: AADSTS65001 with `suberror: consent_required` (reference/entra-protocol.md §4.3).
-    package static func consentRequired(client: Application, scopes: [String]) -> OAuthError {
+    package static func consentRequired(client: Application, scopes: [String], reason: String? = nil) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 65001,
                    message: "The user or administrator has not consented to use the application with ID '\(client.clientID)' named '\(client.displayName)'. Send an interactive authorization request for this user and resource.",
                    suberror: "consent_required",
-                   reason: "app '\(client.clientID)' has no apiPermissions for \(scopes.joined(separator: " ")) (on-behalf-of needs consent given beforehand)")
+                   reason: reason ?? "app '\(client.clientID)' has no apiPermissions for \(scopes.joined(separator: " ")) (on-behalf-of needs consent given beforehand)")
     }
 
     /// `requested_token_use` other than `on_behalf_of` ([INF]).

@@ -264,6 +264,18 @@ extension OAuthError {
                    mayRedirect: true, reason: "prompt=none but the browser has no session for a matching account")
     }
 
+    /// Entra: `prompt=none` when the user has not consented to what the app asks for: `consent_required` with
+    /// AADSTS65001 at the redirect URI (reference/entra-protocol.md §7.4; OpenID Connect Core §3.1.2.6).
+    package static func consentRequiredSilently(client: Application, scopes: [String]) -> OAuthError {
+        var error = OAuthError.consentRequired(
+            client: client, scopes: scopes,
+            reason: "prompt=none but the user has not consented to \(scopes.joined(separator: " ")) for this app (consentRequired)")
+        error.error = "consent_required"
+        error.suberror = nil
+        error.mayRedirect = true
+        return error
+    }
+
     package static func consentDeclined() -> OAuthError {
         OAuthError(error: "access_denied", aadsts: 65004, message: "User declined to consent to access the app.",
                    mayRedirect: true, reason: "the user pressed Cancel on the consent page")

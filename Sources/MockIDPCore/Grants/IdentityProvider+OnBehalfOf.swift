@@ -56,6 +56,9 @@ extension IdentityProvider {
         }
         let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: cloud.graphResource)
         try checkConsent(client: client, scopes: scopes, graphResource: cloud.graphResource)
+        // A middle tier with `consentRequired`: the user must also have consented to its downstream permissions
+        // (Microsoft Learn, On-Behalf-Of flow, "Gaining consent for the middle-tier application": else AADSTS65001).
+        try checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: context)
         let methods = claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? ["pwd"]
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes,
                           applicationResource: nil, applicationResourceIdentifier: nil, issuedAt: now,

@@ -16,6 +16,7 @@ extension IdentityProvider {
         if user.requireMFA, !(context.claims?.asksForMultiFactor ?? false) {
             throw .multiFactorRequired(resource: scopes.resource.displayName)
         }
+        try checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: context)
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: clock.now(), authenticationMethods: ["pwd"], nonce: nil,

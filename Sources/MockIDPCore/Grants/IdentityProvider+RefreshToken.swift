@@ -64,6 +64,8 @@ extension IdentityProvider {
         }
         let scopes = try userScopes(parameters, request: request, stored: record.scope, storedResource: record.resource,
                                     tenant: tenant, directory: directory, context: context)
+        // Entra: a refresh for scopes the user never consented to is AADSTS65001 (MSAL then goes interactive).
+        try checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: context)
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,

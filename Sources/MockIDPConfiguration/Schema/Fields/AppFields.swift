@@ -102,6 +102,11 @@ package enum AppFields {
     package static let requirePKCE = AppField<Bool>.flag(
         "requirePkce", "Authorize requests must carry a PKCE code_challenge (always so for spa apps).", \.requirePKCE)
 
+    package static let consentRequired = AppField<Bool>.flag(
+        "consentRequired",
+        "Delegated permissions need the user's consent: the consent page after sign-in, or AADSTS65001 where no page can be shown.",
+        \.consentRequired)
+
     package static let foci = AppField<Bool>(
         "foci", .boolean, "A member of the family of client IDs (public clients only): family refresh tokens redeem here.",
         read: { decoder, node, origin, entry in
@@ -132,7 +137,7 @@ package enum AppFields {
     static let table = FieldTable(
         clientID, name, type, secret, certificates, federatedCredentials, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
         accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE,
-        groupMembershipClaims, optionalClaims, foci
+        consentRequired, groupMembershipClaims, optionalClaims, foci
     ).reading(foci, before: enableIDTokenIssuance)
 }
 

@@ -1,0 +1,151 @@
+/// Consent (docs/sign-in.md, "Consent"): an app with `consentRequired` gets delegated permissions only once the
+/// user consented to them. Microsoft Learn, "Scopes and permissions in the Microsoft identity platform" (OpenID
+/// Connect scopes): `openid`, `profile`, `email` and `offline_access` are Graph's delegated permissions and appear
+/// on the consent page ("Sign you in", "View your basic profile", …), so they need consent like any other scope.
+/// Microsoft Learn, "AADSTS65001" and "Microsoft identity platform and OAuth 2.0 On-Behalf-Of flow" (gaining
+/// consent for the middle-tier application): where no page can be shown the token endpoint answers
+/// `invalid_grant` with AADSTS65001 and `suberror: consent_required`, which MSAL treats as needing interaction.
+extension IdentityProvider {
+    /// The delegated permissions `scopes` asks `client` for: the OpenID Connect scopes (Graph's), and the API's
+    /// scopes, for `.default` the ones the app's `apiPermissions` register on that API (Entra: `.default` asks for
+    /// the statically registered permissions).
+    func permissions(client: Application, scopes: ScopeRequest, graphResource: String) -> [DelegatedPermission] {
+        var permissions = ScopeRequest.openIDScopeNames.sorted(by: Self.openIDScopeOrder).filter(scopes.openIDScopes.contains)
+            .map { DelegatedPermission(resourceID: APIResource.graphAppID, scope: $0) }
+        let names = scopes.isDefault
+            ? client.apiPermissions.filter { scopes.resource.isNamed($0.resource, graphResource: graphResource) }
+                .flatMap(\.values).filter(scopes.resource.exposesScope)
+            : scopes.apiScopes
+        for name in names {
+            let permission = DelegatedPermission(resourceID: scopes.resource.clientID, scope: name)
+            if !permissions.contains(permission) { permissions.append(permission) }
+        }
+        return permissions
+    }
+
+    /// `openid` first, then `profile`, `email`, `offline_access`: the order of Entra's consent page.
+    private static func openIDScopeOrder(_ a: String, _ b: String) -> Bool {
+        let order = ["openid", "profile", "email", "offline_access"]
+        return (order.firstIndex(of: a) ?? 4) < (order.firstIndex(of: b) ?? 4)
+    }
+
+    /// Those of `permissions` that `user` has not consented to for `client` (none when the app needs no consent).
+    func missingConsent(_ permissions: [DelegatedPermission], client: Application, user: User, tenant: Tenant) -> [DelegatedPermission] {
+        guard client.consentRequired else { return [] }
+        return consents.withLock { store in
+            permissions.filter { !store.holds($0, tenantID: tenant.id, userObjectID: user.objectID, clientID: client.clientID) }
+        }
+    }
+
+    /// A token grant with no page to ask on (password, refresh token, on-behalf-of): AADSTS65001 when the user has
+    /// not consented to every permission `scopes` asks for.
+    func checkUserConsent(client: Application, user: User, tenant: Tenant, scopes: ScopeRequest, context: RequestContext) throws(OAuthError) {
+        guard client.consentRequired else { return }
+        let graph = cloud(for: context, tenant: tenant).graphResource
+        let missing = missingConsent(permissions(client: client, scopes: scopes, graphResource: graph), client: client, user: user, tenant: tenant)
+        guard missing.isEmpty else {
+            throw .consentRequired(client: client, scopes: missing.map(\.scope),
+                                   reason: "\(user.username) has not consented to \(missing.map(\.scope).joined(separator: " ")) for app '\(client.clientID)' (consentRequired)")
+        }
+    }
+
+    /// What the consent page for `request` lists, once `user` of `tenant` signed in: every permission asked for
+    /// (`prompt=consent`, or an app that needs no consent), or those the user has not consented to yet. Empty when
+    /// nothing needs asking (B2C has no consent page of this kind).
+    package func consentToAsk(_ request: ValidatedAuthorization, user: User, tenant: Tenant, context: RequestContext) -> [DelegatedPermission] {
+        guard request.b2c == nil, let asked = askedPermissions(request, tenant: tenant, context: context) else { return [] }
+        if request.prompt == .consent { return asked }
+        return missingConsent(asked, client: request.client, user: user, tenant: tenant)
+    }
+
+    /// What the device code page asks `user` to consent to for `client` and the device code's `scope`.
+    package func consentToAsk(client: Application, scope: String, user: User, tenant: Tenant, context: RequestContext) -> [DelegatedPermission] {
+        guard let asked = askedPermissions(client: client, scope: scope, tenant: tenant, context: context) else { return [] }
+        return missingConsent(asked, client: client, user: user, tenant: tenant)
+    }
+
+    /// Every permission an authorize request (or a device code's scope) asks for, nil when its scope does not
+    /// parse in `tenant` (the token step reports that).
+    package func askedPermissions(_ request: ValidatedAuthorization, tenant: Tenant, context: RequestContext) -> [DelegatedPermission]? {
+        askedPermissions(client: request.client, scope: request.scope, v1Resource: request.version == .v1 ? request.resource : nil,
+                         tenant: tenant, context: context)
+    }
+
+    /// Every permission `scope` (or a v1 `resource`) asks `client` for in `tenant`.
+    package func askedPermissions(client: Application, scope: String, v1Resource: String? = nil, tenant: Tenant,
+                                  context: RequestContext) -> [DelegatedPermission]? {
+        let graph = cloud(for: context, tenant: tenant).graphResource
+        let directory = directory(for: context)
+        // v1: `scope` carries only its OpenID Connect meaning; the API is `resource` (IdentityProvider.userScopes).
+        let text = v1Resource.map { resource in
+            (ScopeRequest.words(scope).filter(ScopeRequest.openIDScopeNames.contains) + [ScopeRequest.v1DefaultScope(resource)]).joined(separator: " ")
+        } ?? scope
+        do throws(OAuthError) {
+            let scopes = try ScopeRequest(text, tenant: tenant, directory: directory, graphResource: graph)
+            return permissions(client: client, scopes: scopes, graphResource: graph)
+        } catch {
+            return nil
+        }
+    }
+
+    /// `user` accepted the consent page: the permissions are granted to `client` from now on.
+    package func grantConsent(_ permissions: [DelegatedPermission], client: Application, user: User, tenant: Tenant) {
+        consents.withLock {
+            $0.grant(permissions, tenantID: tenant.id, userObjectID: user.objectID, username: user.username, clientID: client.clientID)
+        }
+    }
+
+    /// Every consent given, for the inspector and the control API.
+    package func consentGrants() -> [ConsentGrant] { consents.withLock { $0.all } }
+
+    /// Revokes the consents of `username` (any user when nil) for `clientID` (any app when nil); returns how many
+    /// grants went.
+    @discardableResult
+    package func revokeConsents(username: String? = nil, clientID: String? = nil) -> Int {
+        consents.withLock { store in
+            store.revoke { grant in
+                (username.map { grant.username.lowercased() == $0.lowercased() } ?? true)
+                    && (clientID.map { grant.clientID == $0.lowercased() } ?? true)
+            }
+        }
+    }
+
+    /// How the consent page words `permission` (Entra's user consent display names; Microsoft Graph permissions
+    /// reference), with the API's name for scopes of an app or an Azure service.
+    package func permissionWords(_ permission: DelegatedPermission, tenant: Tenant?, context: RequestContext) -> String {
+        if permission.resourceID == APIResource.graphAppID {
+            return Self.graphPermissionWords[permission.scope.lowercased()] ?? "\(permission.scope) (Microsoft Graph)"
+        }
+        if let azure = AzureResource.all.first(where: { $0.appID == permission.resourceID }) {
+            return "Access \(azure.name) as you"
+        }
+        let directory = directory(for: context)
+        let app = tenant.flatMap { directory.api(permission.resourceID, in: $0) }
+        return "Access \(app?.displayName ?? permission.resourceID) (\(permission.scope))"
+    }
+
+    /// Graph's well-known delegated permissions as Entra's consent page shows them to a user.
+    static let graphPermissionWords: [String: String] = [
+        "openid": "Sign you in",
+        "profile": "View your basic profile",
+        "email": "View your email address",
+        "offline_access": "Maintain access to data you have given it access to",
+        "user.read": "Sign you in and read your profile",
+        "user.readwrite": "Read and update your profile",
+        "user.readbasic.all": "Read all users' basic profiles",
+        "user.read.all": "Read all users' full profiles",
+        "mail.read": "Read your mail",
+        "mail.readwrite": "Read and write access to your mail",
+        "mail.send": "Send mail as you",
+        "calendars.read": "Read your calendars",
+        "calendars.readwrite": "Have full access to your calendars",
+        "contacts.read": "Read your contacts",
+        "files.read": "Read your files",
+        "files.readwrite": "Have full access to your files",
+        "files.read.all": "Read all files that you have access to",
+        "people.read": "Read your relevant people list",
+        "group.read.all": "Read all groups",
+        "groupmember.read.all": "Read group memberships",
+        "directory.read.all": "Read directory data",
+    ]
+}
