@@ -8,6 +8,7 @@ import MockIDPJOSE
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
 public enum ControlCall: String, CaseIterable, Sendable {
     case addUser, addApp, addManagedIdentity, addGroup, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
+    case grantConsent, listConsents, revokeConsents
     case inspector, inspection, inspectToken
 
     /// The control API's paths: the one place they are spelled.
@@ -24,6 +25,10 @@ public enum ControlCall: String, CaseIterable, Sendable {
         (.clock, "POST", "/_mockidp/clock"),
         (.requests, "GET", "/_mockidp/requests"),
         (.reset, "POST", "/_mockidp/reset"),
+        // Consents users gave apps with consentRequired (Control/EndpointHandlers+Consents.swift).
+        (.grantConsent, "POST", "/_mockidp/consents"),
+        (.listConsents, "GET", "/_mockidp/consents"),
+        (.revokeConsents, "DELETE", "/_mockidp/consents"),
         // The inspector page and the calls its script makes (Control/Inspector.swift).
         (.inspector, "GET", "/_mockidp/"),
         (.inspection, "GET", "/_mockidp/inspection"),
@@ -173,6 +178,12 @@ extension EndpointHandlers {
             provider.reset()
             requestLog.clear()
             return controlJSON(.object(["status": "reset", "now": .int(provider.clock.now())]))
+        case .grantConsent:
+            return grantConsent(request, context: context)
+        case .listConsents:
+            return controlJSON(.object(["consents": .array(provider.consentGrants().map(\.json))]))
+        case .revokeConsents:
+            return revokeConsents(request)
         case .inspector:
             return inspectorPage()
         case .inspection:

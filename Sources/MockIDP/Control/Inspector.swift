@@ -53,7 +53,7 @@ extension EndpointHandlers {
             .array(accounts.map { ["username": .string($0.username), "tenant": .string($0.tenantID), "authTime": .int($0.authTime)] })
         }
         return controlJSON(["baseUrl": .string(base), "now": .int(provider.clock.now()), "tenants": .array(tenants),
-                            "keys": .array(keys), "sessions": .array(sessions)])
+                            "keys": .array(keys), "sessions": .array(sessions), "consents": .array(provider.consentGrants().map(\.json))])
     }
 
     /// Every authority form a client may use for `tenant`, each a labelled URL from the endpoint tables.

@@ -149,3 +149,39 @@ extension IdentityProvider {
         "directory.read.all": "Read directory data",
     ]
 }
+
+/// Why the control API could not record a consent.
+package struct ConsentRefusal: Error, Sendable {
+    package var reason: String
+}
+
+extension IdentityProvider {
+    /// The control API's consent (`POST /_mockidp/consents`): `username` consents to what `scope` asks `clientID` for,
+    /// as accepting the consent page would. The tenant is `tenant` (an ID or domain) or the username's domain's.
+    /// Returns the user's grants for the app afterwards.
+    package func grantConsent(username: String, clientID: String, scope: String, tenant segment: String?,
+                              context: RequestContext) -> Result<[ConsentGrant], ConsentRefusal> {
+        let directory = directory(for: context)
+        guard let tenant = segment.map({ directory.tenant($0) }) ?? directory.tenant(forUsername: username) else {
+            return .failure(ConsentRefusal(reason: segment.map { "no configured tenant has the id or domain '\($0)'" }
+                                           ?? "no configured tenant has the domain of '\(username)' (name one with 'tenant')"))
+        }
+        guard let user = directory.user(username, in: tenant) else {
+            return .failure(ConsentRefusal(reason: "tenant \(tenant.id) has no user '\(username)'"))
+        }
+        guard let client = directory.app(clientID, in: tenant) else {
+            return .failure(ConsentRefusal(reason: "tenant \(tenant.id) has no app '\(clientID)'"))
+        }
+        let graph = cloud(for: context, tenant: tenant).graphResource
+        let scopes: ScopeRequest
+        do throws(OAuthError) {
+            scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
+        } catch {
+            return .failure(ConsentRefusal(reason: "the scope is not valid: \(error.codeAndMessage)"))
+        }
+        let asked = permissions(client: client, scopes: scopes, graphResource: graph)
+        guard !asked.isEmpty else { return .failure(ConsentRefusal(reason: "the scope '\(scope)' names no delegated permission")) }
+        grantConsent(asked, client: client, user: user, tenant: tenant)
+        return .success(consentGrants().filter { $0.tenantID == tenant.id && $0.userObjectID == user.objectID && $0.clientID == client.clientID })
+    }
+}

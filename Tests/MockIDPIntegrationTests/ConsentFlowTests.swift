@@ -1,0 +1,94 @@
+import MockIDPJOSE
+import MockIDPTesting
+import Testing
+
+/// Consent over HTTP (docs/sign-in.md, "Consent"): an app with `consentRequired` shows the consent page after
+/// sign-in, `prompt=none` answers `consent_required`, Cancel answers `access_denied`, and the control API records,
+/// lists and revokes consents.
+@Suite struct ConsentFlowTests {
+    static let notes = "5e0c7a3b-9d21-4f4e-8b6a-3c2d1e0f9a8b"
+
+    static func authorizeURL(_ idp: MockIdentityProvider, prompt: String? = nil, scope: String = "openid User.Read") -> String {
+        var items = [("client_id", notes), ("redirect_uri", "http://localhost"), ("response_type", "code"),
+                     ("scope", scope), ("state", "st"), ("code_challenge", B2CEndpointTests.challenge),
+                     ("code_challenge_method", "S256")]
+        if let prompt { items.append(("prompt", prompt)) }
+        return "\(idp.baseURL)/\(EndpointTests.contoso)/oauth2/v2.0/authorize?"
+            + items.map { "\(HTTP.escape($0.0))=\(HTTP.escape($0.1))" }.joined(separator: "&")
+    }
+
+    static func addNotes(_ idp: MockIdentityProvider) async throws {
+        try await idp.addApp(MockApp(clientID: notes, name: "Contoso Notes", type: "public", redirectURIs: ["http://localhost"],
+                                     settings: ["consentRequired": true]), tenant: EndpointTests.contoso)
+    }
+
+    @Test("sign-in shows the consent page in words; Cancel is access_denied (AADSTS65004); prompt=none is consent_required; Accept records it")
+    func browserFlow() async throws {
+        try await withMockIdentityProvider { idp in
+            try await Self.addNotes(idp)
+            let browser = PageClient()
+            let signIn = try await browser.send("GET", Self.authorizeURL(idp))
+            let consent = try await browser.submit(signIn, baseURL: idp.baseURL, action: "signin",
+                                                   [("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password")])
+            #expect(consent.status == 200)
+            #expect(consent.text.contains("Contoso Notes") && consent.text.contains("Sign you in and read your profile")
+                    && consent.text.contains("<code>openid</code>"))
+            let declined = try await browser.submit(consent, baseURL: idp.baseURL, action: "consent", [("consent", "cancel")])
+            let answer = B2CEndpointTests.query(declined.header("Location"))
+            #expect(declined.status == 302 && answer["error"] == "access_denied" && answer["error_description"]?.hasPrefix("AADSTS65004") == true)
+
+            // Signed in, not consented: prompt=none cannot ask.
+            let silent = try await browser.send("GET", Self.authorizeURL(idp, prompt: "none"))
+            let silentAnswer = B2CEndpointTests.query(silent.header("Location"))
+            #expect(silentAnswer["error"] == "consent_required" && silentAnswer["error_description"]?.hasPrefix("AADSTS65001") == true)
+            #expect(silentAnswer["state"] == "st")
+            let log = try await idp.requests()
+            #expect(log.last?.reason?.contains("has not consented") == true)
+
+            // The session's account goes straight to the consent page; Accept answers with a code.
+            let again = try await browser.send("GET", Self.authorizeURL(idp))
+            #expect(again.status == 200 && again.text.contains("Permissions requested"))
+            let accepted = try await browser.submit(again, baseURL: idp.baseURL, action: "consent", [("consent", "accept")])
+            #expect(accepted.status == 302 && B2CEndpointTests.query(accepted.header("Location"))["code"] != nil)
+            let consents = try await idp.consents()
+            #expect(consents.count == 1 && consents.first?["scope"] == "openid User.Read" && consents.first?["clientId"] == .string(Self.notes))
+
+            // Now silent works; a new scope asks again for that scope only; prompt=consent asks for everything.
+            #expect(B2CEndpointTests.query(try await browser.send("GET", Self.authorizeURL(idp, prompt: "none")).header("Location"))["code"] != nil)
+            let more = try await browser.send("GET", Self.authorizeURL(idp, scope: "openid User.Read Mail.Read"))
+            #expect(more.status == 200 && more.text.contains("Read your mail") && !more.text.contains("Sign you in and read your profile"))
+            let forced = try await browser.send("GET", Self.authorizeURL(idp, prompt: "consent"))
+            #expect(forced.status == 200 && forced.text.contains("Sign you in and read your profile"))
+        }
+    }
+
+    @Test("the control API records, lists and revokes consents; bad bodies are 400 with the reason; reset forgets them")
+    func controlAPI() async throws {
+        try await withMockIdentityProvider { idp in
+            try await Self.addNotes(idp)
+            let password: [(String, String)] = [("grant_type", "password"), ("client_id", Self.notes), ("username", "alice@contoso.onmicrosoft.com"),
+                                                ("password", "alice-password"), ("scope", "User.Read openid")]
+            let tokenURL = "\(idp.baseURL)/\(EndpointTests.contoso)/oauth2/v2.0/token"
+            let refused = try await PageClient().send("POST", tokenURL, form: password)
+            #expect(refused.status == 400 && refused.json["error"] == "invalid_grant" && refused.json["suberror"] == "consent_required")
+            #expect(refused.json["error_codes"] == [65001])
+
+            let granted = try await idp.grantConsent(username: "alice@contoso.onmicrosoft.com", clientID: Self.notes, scope: "User.Read openid")
+            #expect(granted["consents"]?.arrayValue?.first?["scope"] == "openid User.Read")
+            #expect(try await PageClient().send("POST", tokenURL, form: password).status == 200)
+
+            await #expect(throws: ControlAPIError.self) {
+                try await idp.grantConsent(username: "nobody@contoso.onmicrosoft.com", clientID: Self.notes, scope: "User.Read")
+            }
+            await #expect(throws: ControlAPIError.self) {
+                try await idp.grantConsent(username: "alice@contoso.onmicrosoft.com", clientID: Self.notes, scope: "api://nowhere/x")
+            }
+            #expect(try await idp.revokeConsents(username: "bob@contoso.onmicrosoft.com") == 0)
+            #expect(try await idp.revokeConsents(clientID: Self.notes) == 1)
+            #expect(try await PageClient().send("POST", tokenURL, form: password).status == 400)
+            try await idp.grantConsent(username: "alice@contoso.onmicrosoft.com", clientID: Self.notes, scope: "User.Read openid")
+            try await idp.reset()
+            #expect(try await idp.consents().isEmpty)
+        }
+    }
+}
