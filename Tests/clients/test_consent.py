@@ -3,6 +3,7 @@ consentRequired asks on a consent page after sign-in; MSAL sees AADSTS65001 as c
 shown (prompt=none, and a silent refresh for a scope never consented to), and succeeds once the page was accepted."""
 import msal
 import pytest
+import requests
 from selenium.webdriver.common.by import By
 
 from conftest import ALICE, ALICE_OID, CONTOSO
@@ -96,3 +97,31 @@ def test_revoked_consent_is_asked_again(server, session, notes):
     assert revoked.json() == {"revoked": 1}, revoked.text
     left = session.get(server.url("/_mockidp/consents")).json()["consents"]
     assert all(g["clientId"] != NOTES for g in left), left
+
+
+def test_device_code_asks_for_consent_after_sign_in(server, notes):
+    from test_device_code import device_login, run_flow
+    from test_signin import forms
+
+    # Cancel on the consent page declines the device's request.
+    flow = notes.initiate_device_flow(["User.Read"])
+    thread, box = run_flow(notes, flow)
+    browser = requests.Session()
+    page = device_login(server, flow["user_code"], "signin", ALICE, "alice-password", browser=browser)
+    assert "Permissions requested" in page.text and "Sign you in and read your profile" in page.text, page.text[:500]
+    form = next(f for f in forms(page.text) if ("mockidp_action", "consent") in f["fields"])
+    assert "declined" in browser.post(server.url(form["action"]), data=form["fields"] + [("consent", "cancel")]).text
+    thread.join(timeout=60)
+    assert box["result"]["error"] == "authorization_declined", box["result"]
+
+    # Accept: the device gets its tokens, and the consent is recorded.
+    flow = notes.initiate_device_flow(["User.Read"])
+    thread, box = run_flow(notes, flow)
+    browser = requests.Session()
+    page = device_login(server, flow["user_code"], "signin", ALICE, "alice-password", browser=browser)
+    form = next(f for f in forms(page.text) if ("mockidp_action", "consent") in f["fields"])
+    done = browser.post(server.url(form["action"]), data=form["fields"] + [("consent", "accept")])
+    assert "You have signed in" in done.text, done.text[:500]
+    thread.join(timeout=60)
+    assert box["result"].get("id_token_claims", {}).get("oid") == ALICE_OID, box["result"]
+    assert any(g["clientId"] == NOTES and g["username"] == ALICE for g in browser.get(server.url("/_mockidp/consents")).json()["consents"])
