@@ -25,7 +25,8 @@ def notes(server, session):
 
 
 def permissions(driver):
-    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "ul.permissions li")]
+    """The consent page's permissions, each as "words / scope"."""
+    return [" / ".join(li.text.splitlines()) for li in driver.find_elements(By.CSS_SELECTOR, "ul.permissions li")]
 
 
 @pytest.mark.filterwarnings("ignore:response_mode=.form_post. is recommended")
@@ -41,7 +42,7 @@ def test_consent_page_then_silent_in_chromium(server, session, notes, redirect_p
         driver.find_element(By.ID, "submit").click()
         wait(driver).until(lambda d: d.title == "Permissions requested")
         shown = permissions(driver)
-        assert "Sign you in and read your profile User.Read" in shown and "Sign you in openid" in shown, shown
+        assert "Sign you in and read your profile / User.Read" in shown and "Sign you in / openid" in shown, shown
         assert "Contoso Notes" in driver.page_source
         driver.find_element(By.ID, "cancel").click()
         declined = notes.acquire_token_by_auth_code_flow(flow, code_from(driver))
@@ -79,7 +80,7 @@ def test_consent_page_then_silent_in_chromium(server, session, notes, redirect_p
         flow = notes.initiate_auth_code_flow(["Mail.Read"], redirect_uri=loopback)
         driver.get(flow["auth_uri"])
         wait(driver).until(lambda d: d.title == "Permissions requested")
-        assert permissions(driver) == ["Read your mail Mail.Read"], permissions(driver)
+        assert permissions(driver) == ["Read your mail / Mail.Read"], permissions(driver)
         driver.find_element(By.ID, "accept").click()
         assert "access_token" in notes.acquire_token_by_auth_code_flow(flow, code_from(driver))
         assert "access_token" in notes.acquire_token_silent_with_error(["Mail.Read"], account, force_refresh=True)
