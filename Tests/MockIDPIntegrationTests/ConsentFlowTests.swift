@@ -52,6 +52,8 @@ import Testing
             #expect(accepted.status == 302 && B2CEndpointTests.query(accepted.header("Location"))["code"] != nil)
             let consents = try await idp.consents()
             #expect(consents.count == 1 && consents.first?["scope"] == "openid User.Read" && consents.first?["clientId"] == .string(Self.notes))
+            let inspection = try await PageClient().send("GET", "\(idp.baseURL)/_mockidp/inspection")
+            #expect(inspection.json["consents"]?.arrayValue?.first?["username"] == "alice@contoso.onmicrosoft.com")
 
             // Now silent works; a new scope asks again for that scope only; prompt=consent asks for everything.
             #expect(B2CEndpointTests.query(try await browser.send("GET", Self.authorizeURL(idp, prompt: "none")).header("Location"))["code"] != nil)
@@ -59,6 +61,21 @@ import Testing
             #expect(more.status == 200 && more.text.contains("Read your mail") && !more.text.contains("Sign you in and read your profile"))
             let forced = try await browser.send("GET", Self.authorizeURL(idp, prompt: "consent"))
             #expect(forced.status == 200 && forced.text.contains("Sign you in and read your profile"))
+        }
+    }
+
+    @Test("headlessSignIn skips the sign-in page, not the consent page")
+    func headless() async throws {
+        try await withMockIdentityProvider { idp in
+            try await idp.addApp(MockApp(clientID: Self.notes, name: "Contoso Notes", type: "public", redirectURIs: ["http://localhost"],
+                                         settings: ["consentRequired": true, "headlessSignIn": true]), tenant: EndpointTests.contoso)
+            let browser = PageClient()
+            let page = try await browser.send("GET", Self.authorizeURL(idp) + "&login_hint=alice%40contoso.onmicrosoft.com")
+            #expect(page.status == 200 && page.text.contains("Permissions requested") && browser.cookies["mockidp_session"] != nil)
+            let accepted = try await browser.submit(page, baseURL: idp.baseURL, action: "consent", [("consent", "accept")])
+            #expect(B2CEndpointTests.query(accepted.header("Location"))["code"] != nil)
+            let again = try await PageClient().send("GET", Self.authorizeURL(idp) + "&login_hint=alice%40contoso.onmicrosoft.com")
+            #expect(again.status == 302 && B2CEndpointTests.query(again.header("Location"))["code"] != nil)
         }
     }
 
