@@ -13,16 +13,10 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-import requests
-
-from conftest import serving
+from conftest import own_session
+from northwind import NINA, NINA_EMAIL, NINA_PASSWORD, NORTHWIND, PORTAL, PORTAL_SECRET, northwind  # noqa: F401
 from test_signin import submit_sign_in
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIG = os.path.join(HERE, "relying_parties", "northwind.yaml")
-NORTHWIND = "264e5777-4a8a-4a18-975a-7a5495b451ef"
-PORTAL, PORTAL_SECRET = "5d6d4a0c-0a94-4548-8e83-640868209622", "portal-secret"
-NINA, NINA_PASSWORD = "nina@northwindrp.onmicrosoft.com", "Nina-Passw0rd"
 APACHE = shutil.which("apache2") or "/usr/sbin/apache2"
 MODULES = "/usr/lib/apache2/modules"
 PAGE = "<html><body><h1>Northwind intranet</h1></body></html>\n"
@@ -35,12 +29,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def northwind():
-    with serving(CONFIG) as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -112,9 +100,7 @@ OIDCInfoHook id_token userinfo session
 
 def test_static_page_behind_mod_auth_openidc(northwind, apache):
     site, root = apache
-    b = requests.Session()
-    b.trust_env = False
-    b.verify = northwind.ca
+    b = own_session(northwind)
     first = b.get(site + "/secure/index.html", allow_redirects=False)
     assert first.status_code == 302, (first.status_code, first.text[:300], open(os.path.join(root, "error.log")).read())
     authorize = urlparse(first.headers["Location"])
@@ -129,7 +115,7 @@ def test_static_page_behind_mod_auth_openidc(northwind, apache):
     info = json.loads(b.get(site + "/secure/redirect_uri?info=json").text)
     assert info["id_token"]["iss"] == northwind.url("/%s/v2.0" % NORTHWIND) and info["id_token"]["aud"] == PORTAL
     assert info["id_token"]["preferred_username"] == NINA
-    assert info["userinfo"]["sub"] == info["id_token"]["sub"] and info["userinfo"]["email"] == "nina@northwind.example"
+    assert info["userinfo"]["sub"] == info["id_token"]["sub"] and info["userinfo"]["email"] == NINA_EMAIL
     # REMOTE_USER from OIDCRemoteUserClaim (the session's "r" in this module version's session dump).
     assert info["session"]["state"]["r"] == NINA
     log = northwind.log()

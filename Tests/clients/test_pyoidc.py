@@ -3,11 +3,9 @@ provider configuration from the issuer (the issuer in the document must equal th
 `jwks_uri`, a static client registration (client ID, secret, redirect URI), the code flow with its own ID-token
 verification (signature, `iss`, `aud`, `azp`, `nonce`, `exp`, `iat`), the hybrid flow with `c_hash`, and UserInfo
 with its `sub` check against the ID token."""
-import os
-from urllib.parse import urlencode, urlparse
+from urllib.parse import urlencode
 
 import pytest
-import requests
 from oic import rndstr
 from oic.exception import PyoidcError
 from oic.oic import Client
@@ -16,22 +14,12 @@ from oic.oic.message import AuthorizationResponse, OpenIDSchema, RegistrationRes
 from oic.utils.authn.client import CLIENT_AUTHN_METHOD
 from oic.utils.settings import ClientSettings
 
-from conftest import serving
+from conftest import own_session
 from html_forms import forms
+from northwind import NINA, NINA_EMAIL, NINA_NAME, NINA_PASSWORD, NORTHWIND, PORTAL, PORTAL_SECRET, northwind  # noqa: F401
 from test_signin import redirect_query, submit_sign_in
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIG = os.path.join(HERE, "relying_parties", "northwind.yaml")
-NORTHWIND = "264e5777-4a8a-4a18-975a-7a5495b451ef"
-PORTAL, PORTAL_SECRET = "5d6d4a0c-0a94-4548-8e83-640868209622", "portal-secret"
-NINA, NINA_PASSWORD = "nina@northwindrp.onmicrosoft.com", "Nina-Passw0rd"
 REDIRECT = "https://portal.northwind.example/pyoidc/callback"
-
-
-@pytest.fixture(scope="module")
-def northwind():
-    with serving(CONFIG) as s:
-        yield s
 
 
 def new_client(server):
@@ -43,19 +31,12 @@ def new_client(server):
     return client
 
 
-def browser(server):
-    s = requests.Session()
-    s.trust_env = False
-    s.verify = server.ca
-    return s
-
-
 def authorize(server, client, **args):
     state, nonce = rndstr(), rndstr()
     request_args = {"response_type": "code", "scope": ["openid", "profile", "email"], "state": state, "nonce": nonce,
                     "redirect_uri": REDIRECT, **args}
     url = client.construct_AuthorizationRequest(request_args=request_args).request(client.authorization_endpoint)
-    b = browser(server)
+    b = own_session(server)
     return b, b.get(url), state, nonce
 
 
@@ -80,7 +61,7 @@ def test_code_flow_with_id_token_verification_and_userinfo(northwind):
     assert isinstance(refused, ErrorResponse) and refused["error"] == "invalid_token", refused.to_dict()
     info = client.do_user_info_request(method="GET", state=state)
     assert isinstance(info, OpenIDSchema), info.to_dict()
-    assert info["sub"] == id_token["sub"] and info["email"] == "nina@northwind.example" and info["name"] == "Nina Novak"
+    assert info["sub"] == id_token["sub"] and info["email"] == NINA_EMAIL and info["name"] == NINA_NAME
     assert "POST /%s/oauth2/v2.0/token 200" % NORTHWIND in northwind.log()
 
 

@@ -4,12 +4,10 @@ the B2C backend on a user flow. Each builds its authorize URL (`auth_url`), the 
 same HTML form helpers as the other client tests), and `auth_complete` redeems the code, validates the ID token
 against the discovered issuer and key set (the backends check `iss`, `aud`, the signing key's `issuer`, `tid`, the
 B2C policy) and runs the pipeline's own detail and uid steps."""
-import os
 from urllib.parse import parse_qs, urlparse
 
 import jwt
 import pytest
-import requests
 from social_core.backends.azuread import AzureADOAuth2, AzureADOAuth2V2
 from social_core.backends.azuread_b2c import AzureADB2COAuth2
 from social_core.backends.azuread_tenant import AzureADTenantOAuth2, AzureADV2TenantOAuth2
@@ -18,20 +16,13 @@ from social_core.storage import BaseStorage, NonceMixin
 from social_core.strategy import BaseStrategy
 from social_core.utils import setting_name
 
-from conftest import serving
+from conftest import own_session, serving
+from northwind import NINA, NINA_EMAIL, NINA_NAME, NINA_PASSWORD, NORTHWIND, PORTAL, PORTAL_SECRET, TAILSPIN, northwind  # noqa: F401
+from test_b2c import CONFIG as B2C_CONFIG, FRANK, FRANK_OID, FRANK_PASSWORD, SUSI, TENANT as B2C_TENANT, WEB as B2C_WEB
+from test_b2c import WEB_SECRET as B2C_WEB_SECRET
 from test_signin import redirect_query, submit_sign_in
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-NORTHWIND_CONFIG = os.path.join(HERE, "relying_parties", "northwind.yaml")
-B2C_CONFIG = os.path.join(HERE, "..", "..", "config", "examples", "b2c.yaml")
-NORTHWIND = "264e5777-4a8a-4a18-975a-7a5495b451ef"
-PORTAL, PORTAL_SECRET = "5d6d4a0c-0a94-4548-8e83-640868209622", "portal-secret"
-NINA, NINA_PASSWORD = "nina@northwindrp.onmicrosoft.com", "Nina-Passw0rd"
 SITE = "https://portal.northwind.example"
-B2C_TENANT = "a4cf0827-8d79-45b2-ab17-599d4e41cad3"
-B2C_WEB, B2C_WEB_SECRET = "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f", "fabrikam-web-secret"
-FRANK, FRANK_PASSWORD, FRANK_OID = "frank@example.com", "Frank-Passw0rd", "2f0c6e53-8a4b-4c1d-9e7f-0a1b2c3d4e5f"
-SUSI = "B2C_1_signupsignin"
 
 
 class Captured:
@@ -125,17 +116,10 @@ def make_backend(cls, server, **settings):
     return cls(strategy, redirect_uri="%s/complete/%s/" % (SITE, cls.name))
 
 
-def browser(server):
-    s = requests.Session()
-    s.trust_env = False
-    s.verify = server.ca
-    return s
-
-
 def sign_in(server, backend, username, password):
     """The user follows `auth_url()` to mockidp's sign-in page and back: the callback's query becomes the request."""
     url = backend.auth_url()
-    b = browser(server)
+    b = own_session(server)
     page = b.get(url)
     assert page.status_code == 200, (page.status_code, page.text[:300])
     location, query = redirect_query(submit_sign_in(b, server, page, username, password))
@@ -144,12 +128,6 @@ def sign_in(server, backend, username, password):
     backend.strategy.request = query
     backend.data = backend.strategy.request_data()  # what a framework's callback view hands the backend
     return url
-
-
-@pytest.fixture(scope="module")
-def northwind():
-    with serving(NORTHWIND_CONFIG) as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +147,7 @@ def test_v1_backend_with_resource_signs_in_through_common(northwind):
     # The backend checked the v1 ID token: signed, `aud` its client ID, `iss` common's {tenantid} issuer made concrete.
     assert result.response["iss"] == "https://sts.windows.net/%s/" % NORTHWIND and result.response["aud"] == PORTAL
     # A v1 ID token has no `email` for a member: the backend falls back to `upn`, as against Entra.
-    assert result.details == {"username": "Nina Novak", "email": NINA, "fullname": "Nina Novak",
+    assert result.details == {"username": NINA_NAME, "email": NINA, "fullname": NINA_NAME,
                               "first_name": "Nina", "last_name": "Novak"}
     assert result.uid == result.response["sub"] and result.response["upn"] == NINA and "email" not in result.response
     data = result.extra_data
@@ -189,7 +167,7 @@ def test_v2_backend_signs_in_through_common_and_checks_the_key_issuer(northwind)
     result = backend.auth_complete()
     assert isinstance(result, Captured), result
     assert result.response["iss"] == "%s/%s/v2.0" % (northwind.base_url, NORTHWIND) and result.response["tid"] == NORTHWIND
-    assert result.details["email"] == "nina@northwind.example" and result.details["fullname"] == "Nina Novak"
+    assert result.details["email"] == NINA_EMAIL and result.details["fullname"] == NINA_NAME
     assert result.uid == result.response["sub"] and result.extra_data["oid"] == result.response["oid"]
     graph = jwt.decode(result.extra_data["access_token"], options={"verify_signature": False})
     assert graph["aud"] == "00000003-0000-0000-c000-000000000000" and "User.Read" in graph["scp"].split()
@@ -210,7 +188,7 @@ def test_tenant_backends_use_appid_discovery_and_refuse_another_tenant(northwind
     assert config["jwks_uri"].endswith("?appid=" + PORTAL), config["jwks_uri"]
     # A site configured for another tenant refuses Northwind's token: by `tid` (v1), or already by the v2 signing
     # key's `issuer`, which names the other tenant.
-    other = make_backend(cls, northwind, KEY=PORTAL, SECRET=PORTAL_SECRET, TENANT_ID="7bcf9e88-b564-4cc5-bcf8-6f89602b8c17")
+    other = make_backend(cls, northwind, KEY=PORTAL, SECRET=PORTAL_SECRET, TENANT_ID=TAILSPIN)
     with pytest.raises(AuthResponseError) as refused:
         other.validate_and_return_id_token(result.extra_data["id_token"])
     assert refused.value.code == "invalid_claim" and refused.value.claim in ("tid", None)
