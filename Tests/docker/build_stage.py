@@ -97,16 +97,20 @@ class BuildRoot:
         except BlockingIOError:
             self.lock.close()
             raise AssertionError(f"another run builds in {SCRATCH.name}/ now: wait for it") from None
-        self.clear()
-        for folder in (self.root, self.upper, self.work):
-            folder.mkdir(parents=True)
-        subprocess.run(["mount", "-t", "overlay", "overlay", "-o",
-                        f"lowerdir={base},upperdir={self.upper},workdir={self.work}", str(self.root)], check=True)
         self.prefix = f"/opt/swift/{build.swift_version}"
-        self.image_layer(toolchain)
-        mount_kernel_filesystems(self.root)
-        bind_read_only(toolchain, self.inside(self.prefix))
-        self.network()
+        try:
+            self.clear()
+            for folder in (self.root, self.upper, self.work):
+                folder.mkdir(parents=True)
+            subprocess.run(["mount", "-t", "overlay", "overlay", "-o",
+                            f"lowerdir={base},upperdir={self.upper},workdir={self.work}", str(self.root)], check=True)
+            self.image_layer(toolchain)
+            mount_kernel_filesystems(self.root)
+            bind_read_only(toolchain, self.inside(self.prefix))
+            self.network()
+        except BaseException:
+            self.close()
+            raise
         self.env = {"PATH": f"{self.prefix}/usr/bin:{CONTAINER_PATH}", "LD_LIBRARY_PATH": f"{self.prefix}/usr/lib/swift/linux",
                     "SWIFT_PREFIX": self.prefix, "HOME": "/root"}
         self.workdir = "/"
