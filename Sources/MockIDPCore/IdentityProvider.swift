@@ -13,7 +13,7 @@ public final class IdentityProvider: Sendable {
 
     // What requests issue and redeem, each store with its own lock (none is held while another is taken).
     let authorizationCodes = Mutex(AuthorizationCodeStore(capacity: 100_000))
-    let sessions = Mutex(BrowserSessionStore(capacity: 50_000))
+    let sessions = Mutex(BrowserSessions())
     let refreshTokens = Mutex(RefreshTokenSealer())
     let deviceCodes = Mutex(DeviceCodeStore())
     /// The consents users gave apps (`consentRequired`); never part of the directory snapshot.

@@ -81,7 +81,7 @@ import Testing
         let examples = ConfigurationFixtures.configDirectory + "/examples/"
         let b2c = try ConfigurationLoader.load(paths: [examples + "b2c.yaml"])
         #expect(b2c.tenants[0].domains == ["fabrikamb2c.onmicrosoft.com"])
-        #expect(b2c.tenants[0].b2c == B2CSettings(policies: ["B2C_1_signupsignin", "B2C_1_passwordreset", "B2C_1_profileedit", "B2C_1_ROPC_Auth"],
+        #expect(b2c.tenants[0].b2c == B2CSettings(policies: ["B2C_1_signupsignin", "B2C_1_passwordreset", "B2C_1_profileedit", "B2C_1_ROPC_Auth", "B2C_1A_signup_signin"],
                                                   policyClaim: .tfp))
 
         let sovereign = try ConfigurationLoader.load(paths: [examples + "sovereign.yaml"])

@@ -33,9 +33,13 @@ import Testing
 
     @Test("B2C's own errors read as B2C's wherever they arise; errors B2C has no words for stay Entra's")
     func b2cOnlyAndEntraOnly() {
-        let policy = OAuthError.policyNotFound("B2C_1_nope", tenant: "fabrikamb2c.onmicrosoft.com")
-        #expect(policy.wording(in: .entra).code == .b2c("AADB2C90022"))
+        let policy = OAuthError.forgotPassword()
+        #expect(policy.wording(in: .entra).code == .b2c("AADB2C90118"))
         #expect(policy.wording(in: .entra) == policy.wording(in: atPolicy))
+        // A policy the tenant does not have is no OAuth error at all: B2C's web server answers its 404 page.
+        let missing = OAuthError.policyNotFound("B2C_1_nope", tenant: "fabrikamb2c.onmicrosoft.com")
+        #expect(missing.isMissingResource && missing.status == 404 && OAuthError.policyRequired(tenant: "fabrikamb2c.onmicrosoft.com").isMissingResource)
+        #expect(!OAuthError.notB2CTenant("contoso.com", policy: "B2C_1_x").isMissingResource)
         let instance = OAuthError.unknownInstance()
         #expect(instance.wording(in: atPolicy) == instance.wording(in: .entra))
         #expect(instance.wording(in: atPolicy).code == .aadsts(50049))

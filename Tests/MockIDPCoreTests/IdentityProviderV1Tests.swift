@@ -123,6 +123,27 @@ import Testing
         #expect(Fixtures.claims(body["access_token"]?.stringValue)["scp"] == "access_as_user")
     }
 
+    @Test("v1 authorize counts only the OpenID Connect scopes of scope: social-auth-core's user_impersonation passes, with or without resource")
+    func authorizeIgnoresOtherScopes() throws {
+        for resource in ["api://contoso-api", nil] {
+            var parameters = [("client_id", Fixtures.mobile), ("redirect_uri", "http://localhost:5000"), ("response_type", "code"),
+                              ("scope", "openid profile user_impersonation email"), ("state", "s")]
+            if let resource { parameters.append(("resource", resource)) }
+            let decision = provider.checkAuthorization(AuthorizationRequest(tenant: Fixtures.contosoID, version: .v1,
+                                                                            parameters: parameters.map { (name: $0.0, value: $0.1) }))
+            guard case .signIn(let validated) = decision else { Issue.record("expected sign-in: \(decision)"); continue }
+            let words = validated.scope.split(separator: " ").map(String.init)
+            #expect(!words.contains("user_impersonation") && words.starts(with: ["openid", "profile", "email"]), "\(words)")
+        }
+        // v2 keeps its rule: a scope that names nothing is refused.
+        let v2 = provider.checkAuthorization(AuthorizationRequest(tenant: Fixtures.contosoID, version: .v2, parameters: [
+            ("client_id", Fixtures.mobile), ("redirect_uri", "http://localhost:5000"), ("response_type", "code"),
+            ("scope", "openid user_impersonation"), ("state", "s"),
+        ].map { (name: $0.0, value: $0.1) }))
+        guard case .signIn = v2 else { return }
+        Issue.record("v2 took user_impersonation")
+    }
+
     @Test("the implicit ID token of the v1 authorize endpoint is a v1 token")
     func implicitV1IDToken() throws {
         let configuration = Self.configuration

@@ -27,9 +27,9 @@ import Testing
     struct CheckFailed: Error { let decision: String }
 
     func session(_ users: User...) -> String {
-        let id = provider.newSessionID()
-        for user in users { provider.addToSession(id, user: user, tenant: contoso, authTime: Fixtures.now - 60) }
-        return id
+        var cookie = provider.sessionForSignIn(nil)
+        for user in users { cookie = provider.addToSession(cookie, user: user, tenant: contoso, authTime: Fixtures.now - 60) }
+        return cookie
     }
 
     func describe(_ interaction: Interaction) -> String {

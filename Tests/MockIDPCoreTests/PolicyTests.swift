@@ -12,6 +12,13 @@ import Testing
     func kindFromName(name: String, kind: PolicyKind) {
         #expect(Policy(name: name).kind == kind)
         #expect(Policy(name: name).pathName == name.lowercased())
+        #expect(Policy(name: name).isCustomPolicy == name.lowercased().hasPrefix("b2c_1a_"))
+    }
+
+    @Test("custom policies are the B2C_1A_ ones, in any case")
+    func customPolicies() {
+        #expect(Policy(name: "B2C_1A_signup_signin").isCustomPolicy && Policy(name: "b2c_1a_x").isCustomPolicy)
+        #expect(!Policy(name: "B2C_1_signupsignin").isCustomPolicy && !Policy(name: "B2C_1_A").isCustomPolicy)
     }
 
     @Test("only sign-up flows offer sign-up; reset and sign-up flows do not sign existing users in")

@@ -150,7 +150,7 @@ import Testing
                 #expect(id["ver"] == "1.0" && id["iss"] == .string("\(idp.baseURL)/\(Self.tenantID)/v2.0/"))
                 #expect(id["sub"] == .string(Self.frankOID) && id["oid"] == .string(Self.frankOID))
                 #expect(id["aud"] == .string(Self.mobile) && id["nonce"] == "nn" && id["auth_time"]?.intValue != nil)
-                #expect(id["emails"] == ["frank@example.com"] && id["tfp"] == .string(Self.susi) && id["tid"] == .string(Self.tenantID))
+                #expect(id["emails"] == ["frank@example.com"] && id["tfp"] == .string(Self.susi) && id["tid"] == nil)
                 #expect(id["newUser"] == nil && id["idp"] == nil && id["acr"] == nil)
                 let access = Self.claims(reply.json["access_token"]?.stringValue)
                 #expect(access["aud"] == .string(Self.mobile) && access["azp"] == .string(Self.mobile) && access["scp"] == nil)
@@ -241,32 +241,75 @@ import Testing
         }
     }
 
-    @Test("a missing or unknown policy gets B2C's AADB2C90022 on every endpoint")
+    /// B2C's web server's 404 page (`OAuthError.policyNotFound` has the sources).
+    static func isNotFoundPage(_ r: Reply) -> Bool {
+        r.status == 404 && r.header("Content-Type")?.hasPrefix("text/html") == true && r.text.contains("<h2>404 - File or directory not found.</h2>")
+    }
+
+    @Test("a missing or unknown policy gets B2C's HTML 404 page on every endpoint, and the request log says why")
     func unknownPolicies() async throws {
         try await Self.withB2C { idp in
             for path in ["/\(Self.domain)/B2C_1_nope/v2.0/.well-known/openid-configuration", "/tfp/\(Self.domain)/B2C_1_nope/discovery/v2.0/keys",
                          "/\(Self.domain)/v2.0/.well-known/openid-configuration", "/\(Self.domain)/discovery/v2.0/keys",
-                         "/\(Self.domain)/v2.0/.well-known/openid-configuration?p=nope"] {
+                         "/\(Self.domain)/v2.0/.well-known/openid-configuration?p=nope",
+                         // B2C has no tenant-wide v1 documents.
+                         "/\(Self.domain)/.well-known/openid-configuration"] {
                 let r = try await HTTP.get(idp.baseURL + path)
-                #expect(r.status == 404 && Self.b2cCode(r) == "AADB2C90022", "\(path)")
-                #expect(r.json["error_codes"] == nil, "\(path)")
+                #expect(Self.isNotFoundPage(r), "\(path): \(r.status) \(r.text.prefix(200))")
             }
-            for path in ["/te/\(Self.domain)/B2C_1_nope/oauth2/v2.0/token", "/\(Self.domain)/oauth2/v2.0/token"] {
-                let r = try await HTTP.form(idp.baseURL + path, [("grant_type", "authorization_code"), ("code", "x")])
-                #expect(r.status == 400 && Self.b2cCode(r) == "AADB2C90022", "\(path)")
+            // The token endpoint in every form, without a policy, and B2C's absent device code endpoint.
+            for path in ["/te/\(Self.domain)/B2C_1_nope/oauth2/v2.0/token", "/\(Self.domain)/oauth2/v2.0/token",
+                         "/\(Self.domain)/oauth2/v2.0/token?p=B2C_1_nope", "/\(Self.domain)/oauth2/v2.0/devicecode"] {
+                let r = try await HTTP.form(idp.baseURL + path, [("grant_type", "authorization_code"), ("code", "x"), ("client_id", Self.mobile)])
+                #expect(Self.isNotFoundPage(r), "\(path): \(r.status) \(r.text.prefix(200))")
             }
-            let page = try await PageClient().send("GET", Self.authorizeURL(idp, policy: "B2C_1_nope"))
-            #expect(page.status == 400 && page.text.contains("AADB2C90022"))
-            let logout = try await PageClient().send("GET", "\(idp.baseURL)/\(Self.domain)/B2C_1_nope/oauth2/v2.0/logout")
-            #expect(logout.status == 400 && logout.text.contains("AADB2C90022"))
-            // B2C has no tenant-wide v1 documents and no device code flow.
-            let v1 = try await HTTP.get("\(idp.baseURL)/\(Self.domain)/.well-known/openid-configuration")
-            #expect(v1.status == 404 && Self.b2cCode(v1) == "AADB2C90022")
-            let device = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/oauth2/v2.0/devicecode", [("client_id", Self.mobile), ("scope", "openid")])
-            #expect(device.status == 400 && Self.b2cCode(device) == "AADB2C90022")
+            // Authorize (path, ?p=, none) and logout: the page, never a redirect to the app.
+            for url in [Self.authorizeURL(idp, policy: "B2C_1_nope"), Self.authorizeURL(idp, policy: "B2C_1_nope", queryForm: true),
+                        "\(idp.baseURL)/\(Self.domain)/oauth2/v2.0/authorize?client_id=\(Self.mobile)&response_type=code&scope=openid",
+                        "\(idp.baseURL)/\(Self.domain)/B2C_1_nope/oauth2/v2.0/logout"] {
+                let page = try await PageClient().send("GET", url)
+                #expect(page.status == 404 && page.header("Location") == nil && page.text.contains("404 - File or directory not found."), "\(url)")
+            }
+            let log = try await HTTP.get("\(idp.baseURL)/_mockidp/requests").json["requests"]?.arrayValue ?? []
+            #expect(log.last?["status"] == 404 && log.last?["reason"]?.stringValue?.contains("no policy (user flow) named 'B2C_1_nope'") == true)
             // A policy on a tenant that is not B2C.
             let entra = try await HTTP.get("\(idp.baseURL)/common/\(Self.susi)/v2.0/.well-known/openid-configuration")
             #expect(entra.status == 400 && entra.json["error_codes"] == [90002])
+        }
+    }
+
+    @Test("a code redeemed for openid alone gets B2C's shape: no access token, no expires_in or expires_on, profile_info")
+    func openIDOnlyShape() async throws {
+        try await Self.withB2C { idp in
+            let browser = PageClient()
+            let url = Self.authorizeURL(idp, scope: "openid").replacingOccurrences(of: "&client_info=1", with: "")
+            let code = try #require(try await Self.signIn(idp, browser, url: url)["code"])
+            let reply = try await HTTP.form("\(idp.baseURL)/\(Self.domain)/\(Self.susi)/oauth2/v2.0/token",
+                                            [("grant_type", "authorization_code"), ("client_id", Self.mobile), ("code", code),
+                                             ("redirect_uri", "http://localhost"), ("code_verifier", Self.verifier), ("scope", "openid")])
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.json.objectValue.map { Array($0.keys) }
+                    == ["id_token", "token_type", "not_before", "id_token_expires_in", "profile_info", "scope"])
+            #expect(reply.json["scope"] == "openid" && reply.json["token_type"] == "Bearer" && reply.json["id_token_expires_in"] == 3600)
+            let info = Base64URL.decode(reply.json["profile_info"]?.stringValue ?? "").flatMap { try? JSONValue.parse($0) }
+            #expect(info == ["ver": "1.0", "tid": .string(Self.tenantID), "sub": .null, "name": "Frank Fischer",
+                             "preferred_username": .null, "idp": "LocalAccount"])
+            #expect(Self.claims(reply.json["id_token"]?.stringValue)["tid"] == nil)
+        }
+    }
+
+    @Test("a custom policy's tokens carry tid; a user flow's do not")
+    func customPolicyTenantID() async throws {
+        try await Self.withB2C { idp in
+            let cases: [(String, JSONValue?)] = [("B2C_1A_signup_signin", .string(Self.tenantID)), (Self.susi, nil)]
+            for (policy, tid) in cases {
+                let code = try #require(try await Self.signIn(idp, PageClient(), url: Self.authorizeURL(idp, policy: policy))["code"])
+                let reply = try await Self.redeem(idp, code: code, policy: policy)
+                #expect(Self.claims(reply.json["id_token"]?.stringValue)["tid"] == tid, "\(policy)")
+                #expect(Self.claims(reply.json["access_token"]?.stringValue)["tid"] == tid, "\(policy)")
+                // MSAL's client_info=1 gets client_info in place of profile_info.
+                #expect(reply.json["client_info"] != nil && reply.json["profile_info"] == nil)
+            }
         }
     }
 

@@ -34,7 +34,9 @@ def verify(token, discovery_url, audience):
     doc = requests.get(discovery_url).json()
     keys = {k["kid"]: jwt.PyJWK(k) for k in requests.get(doc["jwks_uri"]).json()["keys"]}
     kid = jwt.get_unverified_header(token)["kid"]
-    issuer = doc["issuer"].replace("{tenantid}", jwt.decode(token, options={"verify_signature": False})["tid"])
+    issuer = doc["issuer"]
+    if "{tenantid}" in issuer:  # common and organizations; a B2C user flow's token has no tid and its issuer no slot
+        issuer = issuer.replace("{tenantid}", jwt.decode(token, options={"verify_signature": False})["tid"])
     return jwt.decode(token, keys[kid].key, algorithms=["RS256"], audience=audience, issuer=issuer)
 
 

@@ -2,19 +2,18 @@
 
 The test reads the Dockerfile and carries out its runtime stage by hand: `debootstrap` builds the stage's base
 (Debian minbase of the suite named in `FROM debian:<suite>-slim`) with exactly the packages of its `apt-get install`
-line, every other `RUN` runs in a `chroot`, `COPY --from=build` copies the release binary (scripts/build-release,
-which the build stage runs too), and the server starts there with the stage's `ENV`, `USER`, `WORKDIR`,
+line, every other `RUN` runs in a `chroot`, `COPY --from=build` copies the binary the build stage made (run by
+build_stage.py the same way), and the server starts there with the stage's `ENV`, `USER`, `WORKDIR`,
 `ENTRYPOINT` and `CMD`. Then it gets a token, verifies it with PyJWT, runs the `HEALTHCHECK` command inside the root
 (it must pass while the server runs and fail once it stopped), and checks `--public-url` the way a compose network
 uses it. Needs root (debootstrap, chroot, mount); skipped otherwise.
 
 The Debian root is cached under .build-runtime-stage/, keyed on the suite, the package list and the mirror, so a
 second run skips debootstrap; a fresh clone (CI) builds it. The mirror is the one this machine's apt uses.
-MOCKIDP_RELEASE_BINARY names a release binary already built (scripts/test passes it); else scripts/build-release runs.
+MOCKIDP_RELEASE_BINARY names a release binary made on this machine instead (scripts/build-release), which skips
+the build stage.
 """
 
-import glob
-import hashlib
 import json
 import os
 import re
@@ -31,67 +30,17 @@ import pytest
 import requests
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-DOCKERFILE = ROOT / "docker" / "Dockerfile"
+from stages import (CONTAINER_PATH, DOCKERFILE, ROOT, apt_packages, build_stage_output, cached_base, debian_mirror,
+                    env_pairs, mount_kernel_filesystems, needs_root, remove_tree, report, stage, user_ids)
+
 SCRATCH = ROOT / ".build-runtime-stage"
 DAEMON = "9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d"
 API = "7c2d9e4f-1b3a-4c5d-8e6f-a0b1c2d3e4f5"
 CONTOSO = "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11"
-# Docker's default PATH for a container without ENV PATH.
-CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
-
-TIMINGS = []
-
-
-def report(line):
-    """Kept for the summary that conftest.py prints after the tests (pytest captures output while they run)."""
-    TIMINGS.append(line)
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Reading the Dockerfile
-
-
-def instructions(text):
-    """(KEYWORD, arguments) for each instruction: continuation lines joined, comments dropped."""
-    result, current = [], ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("#") or (not line and not current):
-            continue
-        if line.endswith("\\"):
-            current += line[:-1] + " "
-            continue
-        current += line
-        keyword, _, rest = current.strip().partition(" ")
-        result.append((keyword.upper(), rest.strip()))
-        current = ""
-    return result
-
-
-def stage(text, name):
-    """The instructions of the stage `FROM … AS name`, its FROM first."""
-    found, inside = [], False
-    for keyword, rest in instructions(text):
-        if keyword == "FROM":
-            inside = rest.lower().endswith(f" as {name}")
-        if inside:
-            found.append((keyword, rest))
-    assert found, f"docker/Dockerfile has no stage named {name}"
-    return found
-
-
-def apt_packages(command):
-    """The packages of an `apt-get install` RUN line; None when the line installs nothing."""
-    if "apt-get install" not in command:
-        return None
-    for part in command.split("&&"):
-        words = shlex.split(part)
-        if "install" in words and "apt-get" in words:
-            after = words[words.index("install") + 1:]
-            return [w for w in after if not w.startswith("-")]
-    return None
+# Reading the runtime stage
 
 
 class RuntimeStage:
@@ -119,9 +68,7 @@ class RuntimeStage:
                 assert words[0] == "--from=build" and len(words) == 3, f"unsupported COPY: {rest}"
                 self.copies.append((words[1], words[2]))
             elif keyword == "ENV":
-                for pair in shlex.split(rest):
-                    key, _, value = pair.partition("=")
-                    self.env[key] = value
+                self.env.update(env_pairs(rest))
             elif keyword == "USER":
                 self.user = rest
             elif keyword == "WORKDIR":
@@ -142,77 +89,8 @@ class RuntimeStage:
         assert self.packages, "the runtime stage installs no packages"
 
 
-def build_stage_output(text):
-    """The path the build stage installs the scripts/build-release binary to."""
-    for keyword, rest in stage(text, "build"):
-        if keyword == "RUN" and "scripts/build-release" in rest:
-            return shlex.split(rest)[-1]
-    raise AssertionError("the build stage must install the binary made by scripts/build-release")
-
-
 # ----------------------------------------------------------------------------------------------------------------
 # The machine
-
-
-def debian_mirror(suite):
-    """The first apt source of this machine that serves `suite` (deb822 .sources or one-line lists)."""
-    for path in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
-        for paragraph in Path(path).read_text().split("\n\n"):
-            fields = dict(re.findall(r"^(\w[\w-]*):\s*(.*)$", paragraph, re.MULTILINE))
-            if "deb" in fields.get("Types", "").split() and suite in fields.get("Suites", "").split():
-                return fields["URIs"].split()[0]
-    for path in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
-        if os.path.exists(path):
-            for line in Path(path).read_text().splitlines():
-                words = re.sub(r"\[[^]]*\]", "", line).split()
-                if len(words) >= 3 and words[0] == "deb" and words[2] == suite:
-                    return words[1]
-    pytest.fail(f"no apt source of this machine serves Debian {suite}; debootstrap needs one")
-
-
-def mounts_below(path):
-    prefix = str(path).rstrip("/") + "/"
-    with open("/proc/self/mounts") as f:
-        return [m for m in (line.split()[1] for line in f) if m.startswith(prefix)]
-
-
-def remove_tree(path):
-    """Deletes a root only when nothing is mounted inside it (a bound /dev must never be deleted through)."""
-    for mount in sorted(mounts_below(path), reverse=True):
-        subprocess.run(["umount", "--lazy", mount], check=False)
-    assert not mounts_below(path), f"still mounted below {path}: refusing to delete it"
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def cached_base(suite, packages, mirror):
-    """A pristine debootstrapped root for (suite, packages, mirror), built once and kept."""
-    key = hashlib.sha256(f"{suite} minbase {' '.join(sorted(packages))} {mirror}".encode()).hexdigest()[:16]
-    base = SCRATCH / f"base-{suite}-{key}"
-    if (base / ".complete").exists():
-        report(f"reusing the cached Debian root {base.name} ({', '.join(packages)})")
-        return base
-    remove_tree(base)
-    partial = SCRATCH / f"partial-{key}"
-    remove_tree(partial)
-    SCRATCH.mkdir(exist_ok=True)
-    started = time.monotonic()
-    result = subprocess.run(["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", suite, str(partial), mirror],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, f"debootstrap failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-    (partial / ".complete").write_text(" ".join(packages) + "\n")
-    partial.rename(base)
-    report(f"debootstrap {suite} minbase + {', '.join(packages)}: {time.monotonic() - started:.1f} s")
-    return base
-
-
-def release_binary():
-    given = os.environ.get("MOCKIDP_RELEASE_BINARY")
-    if given:
-        return Path(given)
-    started = time.monotonic()
-    path = subprocess.run([str(ROOT / "scripts" / "build-release")], check=True, capture_output=True, text=True).stdout.strip()
-    report(f"scripts/build-release: {time.monotonic() - started:.1f} s")
-    return Path(path)
 
 
 def free_port():
@@ -233,7 +111,7 @@ class Container:
         self.root = SCRATCH / "container"
         remove_tree(self.root)
         subprocess.run(["cp", "-a", str(base), str(self.root)], check=True)
-        self.mount()
+        mount_kernel_filesystems(self.root)
         for command, user, workdir, env in runtime.runs:
             (self.root / workdir.lstrip("/")).mkdir(parents=True, exist_ok=True)
             ids = "0:0" if user in ("root", "0") else "%d:%d" % self.ids(user)
@@ -251,17 +129,8 @@ class Container:
             (self.root / volume.lstrip("/")).mkdir(parents=True, exist_ok=True)
         self.uid, self.gid = self.ids(runtime.user)
 
-    def mount(self):
-        subprocess.run(["mount", "-t", "proc", "proc", str(self.root / "proc")], check=True)
-        subprocess.run(["mount", "--rbind", "/dev", str(self.root / "dev")], check=True)
-        subprocess.run(["mount", "--make-rslave", str(self.root / "dev")], check=True)
-
     def ids(self, user):
-        for line in (self.root / "etc" / "passwd").read_text().splitlines():
-            fields = line.split(":")
-            if fields[0] == user or fields[2] == user:
-                return int(fields[2]), int(fields[3])
-        raise AssertionError(f"USER {user} does not exist in the root: the stage's RUN lines must create it")
+        return user_ids(self.root, user)
 
     def command(self, argv, ids=None, workdir=None, env=None, stage_env=True):
         """argv run inside the root as the stage's final USER (or `ids`), in its WORKDIR, with a container's clean
@@ -279,15 +148,12 @@ class Container:
 
 
 @pytest.fixture(scope="module")
-def container():
-    if os.geteuid() != 0:
-        pytest.skip("needs root: debootstrap, chroot and mount (CI runs as root)")
-    if not shutil.which("debootstrap"):
-        pytest.fail("debootstrap is not installed: run scripts/setup")
+def container(stage_binary):
+    needs_root()
     text = DOCKERFILE.read_text()
     runtime = RuntimeStage(text)
-    base = cached_base(runtime.suite, runtime.packages, debian_mirror(runtime.suite))
-    made = Container(runtime, base, release_binary(), build_stage_output(text))
+    base = cached_base(SCRATCH, runtime.suite, runtime.packages, debian_mirror(runtime.suite))
+    made = Container(runtime, base, stage_binary, build_stage_output(text))
     try:
         yield made
     finally:

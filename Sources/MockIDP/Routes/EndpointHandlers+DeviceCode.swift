@@ -74,8 +74,7 @@ extension EndpointHandlers {
                 logger.debug("device sign-in page: \(error.reason)")
                 return signInPage(fields["username"], error: "Your account or password is incorrect.")
             case .success(let (user, tenant)):
-                let id = provider.sessionForSignIn(session)
-                provider.addToSession(id, user: user, tenant: tenant, authTime: provider.clock.now())
+                let id = provider.addToSession(provider.sessionForSignIn(session), user: user, tenant: tenant, authTime: provider.clock.now())
                 return proceed(user, tenant, newSession: id == session ? nil : id)
             }
         case "pick":

@@ -26,6 +26,10 @@ extension EndpointHandlers {
                                  timestamp: EntraTime.timestamp(provider.clock.now()), errorHost: errorHost(context))
         var response: HTTPResponse
         switch delivery {
+        case _ where error.isMissingResource:
+            // No resource at this path on the real host (a B2C tenant without the policy named): its web server's
+            // 404 page, `text/html`, on every endpoint (see `OAuthError.policyNotFound`).
+            response = HTTPResponse.html(pages.render("not_found", [:]), status: .notFound)
         case .json:
             response = HTTPResponse.json(report.jsonBody.serialized(), status: HTTPStatus(rawValue: error.status))
             response.headers["Cache-Control"] = "no-store, no-cache"

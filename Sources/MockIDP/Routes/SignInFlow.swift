@@ -26,8 +26,7 @@ struct SignInFlow {
             return proceed(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         case .headlessSignIn(let user, let tenant):
             let now = provider.clock.now()
-            let session = provider.sessionForSignIn(sessionID)
-            provider.addToSession(session, user: user, tenant: tenant, authTime: now)
+            let session = provider.addToSession(provider.sessionForSignIn(sessionID), user: user, tenant: tenant, authTime: now)
             return proceed(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
         case .loginRequired:
             return handlers.deliverError(.loginRequired(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
@@ -63,8 +62,7 @@ struct SignInFlow {
                 return signInPage(username: username, error: message, offerSessionAccounts: false, claims: fields["mockidp_claims"])
             case .success(let (user, tenant)):
                 let now = provider.clock.now()
-                let session = provider.sessionForSignIn(sessionID)
-                provider.addToSession(session, user: user, tenant: tenant, authTime: now)
+                let session = provider.addToSession(provider.sessionForSignIn(sessionID), user: user, tenant: tenant, authTime: now)
                 return proceed(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
             }
         case "pick":
@@ -110,17 +108,18 @@ struct SignInFlow {
     /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
     func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false,
                   newUser: Bool = false) -> HTTPResponse {
-        let session = provider.sessionForSignIn(sessionID)
+        var session = provider.sessionForSignIn(sessionID)
+        // A session that ended between the page and this answer: the user joins a new one.
+        if session != sessionID { session = provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }
         let parameters: [(name: String, value: String)]
         switch provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
-                                  sessionID: GUID.derived(from: "session:\(session)"), newUser: newUser, context: context) {
+                                  sessionID: provider.sessionState(session), newUser: newUser, context: context) {
         case .success(let p): parameters = p
         case .failure(let error):
             return handlers.deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
         }
         var cookies: [HTTPCookie] = []
         if setSession || session != sessionID {
-            if session != sessionID { provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }
             cookies.append(handlers.cookie(EndpointHandlers.sessionCookie, session, request: request))
         }
         return handlers.deliver(parameters, to: validated.redirectURI, mode: validated.responseMode, cookies: cookies, context: context)

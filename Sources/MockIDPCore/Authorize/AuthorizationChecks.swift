@@ -157,10 +157,19 @@ package struct AuthorizationChecks {
     private mutating func checkScope() throws(Failure) {
         guard let authority, let client else { preconditionFailure("the tenant and client steps run first") }
         guard var scope = value("scope") ?? (request.version == .v1 ? "openid" : nil) else { throw fail(.missingParameter("scope")) }
-        if request.version == .v1, let resource = value("resource") {
-            // Entra (v1): the code is for `resource`, as v2's `{resource}/.default`; v1 codes always come back with
-            // a refresh token. The token request may name another resource (v1 refresh tokens are multi-resource).
-            scope += " offline_access " + ScopeRequest.v1DefaultScope(resource)
+        if request.version == .v1 {
+            // Entra (v1): `scope` counts only for its OpenID Connect scopes; what the token is for comes from
+            // `resource` and the app's registered permissions (v1 code-grant page; react-native-app-auth's Azure
+            // guide: "Scopes is ignored" at v1). social-auth-core's v1 and tenant backends send `openid profile
+            // user_impersonation email` by default, with or without `resource` (AzureADOAuth2.DEFAULT_SCOPE). A
+            // request with neither `resource` nor an OpenID Connect scope keeps its scopes (a Graph scope names Graph).
+            let openID = ScopeRequest.words(scope).filter { ScopeRequest.openIDScopeNames.contains($0) }
+            if value("resource") != nil || !openID.isEmpty { scope = openID.joined(separator: " ") }
+            if let resource = value("resource") {
+                // The code is for `resource`, as v2's `{resource}/.default`; v1 codes always come back with a refresh
+                // token. The token request may name another resource (v1 refresh tokens are multi-resource).
+                scope += " offline_access " + ScopeRequest.v1DefaultScope(resource)
+            }
         }
         let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
             ?? provider.homeTenant(of: client, directory: directory)

@@ -13,6 +13,10 @@ package struct Policy: Sendable, Equatable {
 
     /// The name as B2C writes it in endpoint paths and `client_info`: lower-case.
     package var pathName: String { name.lowercased() }
+
+    /// Whether this is a custom policy (`B2C_1A_…`, the Identity Experience Framework's prefix) rather than a
+    /// user flow (`B2C_1_…`).
+    package var isCustomPolicy: Bool { pathName.hasPrefix("b2c_1a_") }
 }
 
 /// The kind of user flow, inferred from the policy's name (docs/b2c.md lists the rules).

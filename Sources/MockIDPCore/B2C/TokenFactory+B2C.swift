@@ -14,7 +14,13 @@ extension TokenFactory {
             authTime: grant.authTime, objectID: user.objectID, name: user.name, givenName: given, familyName: family,
             emails: Self.emails(of: user), newUser: grant.newUser ? true : nil,
             trustFrameworkPolicy: isTFP ? policy : nil, policyAsACR: isTFP ? nil : policy,
-            tenantID: grant.authority.tenant.id)
+            // B2C: user flows send no `tid`: B2C's claims reference lists none, Microsoft Learn's user-flow tokens
+            // ("Request an access token") have none, nor do decoded user-flow tokens quoted in public code, and
+            // MSAL.js builds B2C accounts knowing it ("tid … not present in B2C ID Tokens",
+            // AzureAD/microsoft-authentication-library-for-js#6536). Custom policies send it: the starter pack's
+            // relying party outputs `tenantId` as `tid` from {Policy:TenantObjectId}
+            // (Azure-Samples/active-directory-b2c-custom-policy-starterpack, SignUpOrSignin.xml).
+            tenantID: grant.authority.policy.isCustomPolicy ? grant.authority.tenant.id : nil)
     }
 
     /// B2C local accounts sign in with their e-mail address: `emails` holds the configured e-mail, else the
@@ -39,6 +45,17 @@ extension TokenFactory {
         if !grant.scopes.apiScopes.isEmpty { claims.scope = grant.scopes.apiScopes.joined(separator: " ") }
         claims.authorizedParty = grant.client.clientID
         return try sign(claims, version: .v2, kind: .access, overriding: overrides(user: user))
+    }
+
+    /// B2C's `profile_info`: base64url of `{"ver":"1.0","tid":…,"sub":null,"name":…,"preferred_username":null,"idp":…}`,
+    /// `idp` `LocalAccount` for local accounts (the refresh response of Microsoft Learn's "ROPC flow with custom
+    /// policies", decoded; its user-flow articles show the same prefix).
+    static func b2cProfileInfo(user: User, tenant: Tenant) -> String {
+        let info: JSONValue = [
+            "ver": "1.0", "tid": .string(tenant.id), "sub": .null, "name": user.name.map { .string($0) } ?? .null,
+            "preferred_username": .null, "idp": .string(user.claims["idp"]?.stringValue ?? "LocalAccount"),
+        ]
+        return Base64URL.encode(info.serialized())
     }
 
     /// B2C's `client_info`: `uid` is `{oid}-{policy in lower case}` (§3.6).

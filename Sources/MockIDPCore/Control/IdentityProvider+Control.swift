@@ -92,7 +92,7 @@ extension IdentityProvider {
         restoreLoadedConfiguration()
         refreshTokens.withLock { $0 = RefreshTokenSealer() }  // a new key: every refresh token issued so far is dead
         authorizationCodes.withLock { $0.removeAll() }
-        sessions.withLock { $0.removeAll() }
+        sessions.withLock { $0 = BrowserSessions() }  // a new key: every session cookie issued so far is dead
         deviceCodes.withLock { $0.removeAll() }
         consents.withLock { $0.removeAll() }
         controls.withLock { s in

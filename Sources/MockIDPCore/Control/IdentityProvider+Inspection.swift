@@ -3,10 +3,11 @@ import MockIDPJOSE
 /// What the inspector page (`GET /_mockidp/`) shows that only Core knows: live browser sessions and tokens read
 /// back with their signatures checked against this provider's keys.
 extension IdentityProvider {
-    /// The accounts of each live browser session, most recent sign-in first within a session.
+    /// The accounts of the browser sessions most recently signed into that are still alive (sessions live in their
+    /// cookies, so the server remembers only the last `BrowserSessions.recentCapacity`), most recent sign-in first.
     package func liveSessions() -> [[SessionAccount]] {
         let now = clock.now()
-        return sessions.withLock { $0.live(now: now) }.map(\.accounts).filter { !$0.isEmpty }
+        return sessions.withLock { $0.recent }.filter { $0.expiresAt > now }.map(\.accounts).filter { !$0.isEmpty }
     }
 
     /// A token taken apart for people: its header and claims, and whether one of this provider's keys (the signing

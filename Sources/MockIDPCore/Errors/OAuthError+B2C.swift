@@ -2,20 +2,29 @@
 // articles/active-directory-b2c/error-codes.md) and its troubleshooting page (AADB2C90118, AADB2C90091);
 // each says where an [INF] choice was made.
 extension OAuthError {
-    /// B2C: a policy the tenant does not have. The documented text is the metadata error AADB2C90022; B2C
-    /// answers the metadata URL of a missing policy with it (404), and this server uses it on every endpoint [INF].
-    package static func policyNotFound(_ policy: String, tenant: String, status: Int = 400) -> OAuthError {
-        .b2cOnly(error: "invalid_request", code: "AADB2C90022",
-                 message: "Unable to return metadata for the policy '\(policy)' in tenant '\(tenant)'.", status: status,
-                 reason: "the B2C tenant '\(tenant)' has no policy (user flow) named '\(policy)'")
+    /// B2C: a policy the tenant does not have. B2C's front end has no resource at such a path and answers every
+    /// endpoint with its web server's HTML 404 page ("404 - File or directory not found."), never an OAuth error:
+    /// the token endpoint (MicrosoftDocs/azure-docs#24079, the response quoted with `Content-Type: text/html`),
+    /// authorize (azure-ad-b2c/samples#279 with `?p=`, Daniel-Krzyczkowski/Cars-Island-On-Azure#4 in the path) and
+    /// the metadata document (AzureADQuickStarts/B2C-WebApp-OpenIDConnect-NodeJS#9,
+    /// Azure-Samples/active-directory-b2c-dotnet-webapp-and-webapi#61). AADB2C90022 is the error of B2C's SAML
+    /// metadata, not of these endpoints.
+    package static func policyNotFound(_ policy: String, tenant: String) -> OAuthError {
+        .missingB2CResource(reason: "the B2C tenant '\(tenant)' has no policy (user flow) named '\(policy)': B2C answers its 404 page")
     }
 
     /// B2C: a B2C tenant reached without a policy (no `/{policy}/` segment and no `?p=`). B2C has no tenant-wide
-    /// endpoints ("each policy is a separate authorization server"), so this is the missing-policy error too.
-    package static func policyRequired(tenant: String, status: Int = 400) -> OAuthError {
-        .b2cOnly(error: "invalid_request", code: "AADB2C90022",
-                 message: "Unable to return metadata for the policy '' in tenant '\(tenant)'.", status: status,
-                 reason: "'\(tenant)' is a B2C tenant: name a policy in the path (/{tenant}/{policy}/…) or as ?p={policy}")
+    /// endpoints ("each policy is a separate authorization server", AzureAD/microsoft-identity-web#456), so the
+    /// same 404 page answers: the token endpoint without `p=` (MicrosoftDocs/azure-docs#24079), authorize without
+    /// it (MaikuB/flutter_appauth#62), the metadata document (AzureAD/passport-azure-ad#418).
+    package static func policyRequired(tenant: String) -> OAuthError {
+        .missingB2CResource(reason: "'\(tenant)' is a B2C tenant: name a policy in the path (/{tenant}/{policy}/…) or as ?p={policy}; without one B2C answers its 404 page")
+    }
+
+    private static func missingB2CResource(reason: String) -> OAuthError {
+        var e = OAuthError(error: "not_found", message: "404 - File or directory not found.", status: 404, reason: reason)
+        e.isMissingResource = true
+        return e
     }
 
     /// A policy path or `?p=` on a tenant that is not a B2C tenant.
@@ -58,8 +67,9 @@ extension OAuthError {
     }
 
     /// ROPC policy: the client is not a public client. B2C's ROPC needs "Allow public client flows" (a public
-    /// client); mockidp answers a confidential app with the table's "Resource owner flow has not been enabled for
-    /// the application." [INF].
+    /// client); an app without it gets `{"error":"unauthorized_client","error_description":"AADB2C90224: Resource
+    /// owner flow has not been enabled for the application.\r\nCorrelation ID: …"}` (a real response quoted in
+    /// MicrosoftDocs/azure-docs#50330).
     package static func ropcNotEnabled(clientID: String) -> OAuthError {
         .b2cOnly(error: "unauthorized_client", code: "AADB2C90224", message: "Resource owner flow has not been enabled for the application.",
                  reason: "B2C's ROPC user flow serves public clients only (type: public); '\(clientID)' is confidential")

@@ -18,6 +18,9 @@ package struct OAuthError: Error, Sendable, Equatable {
     package var b2c: B2CWording?
     /// True for errors only B2C has (an unknown policy, "Forgot your password?"): B2C's words wherever they arise.
     package var isB2COnly = false
+    /// True where the real host has no resource at the path (a B2C tenant without the policy named): its web
+    /// server's HTML 404 page answers, whatever the endpoint, instead of an OAuth error.
+    package var isMissingResource = false
     package var suberror: String?
     /// A claims challenge: a JSON object as a string.
     package var claims: String?

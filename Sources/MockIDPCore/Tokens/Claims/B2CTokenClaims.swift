@@ -1,5 +1,6 @@
 /// The claims of a B2C ID or access token, in B2C's order (reference/entra-protocol.md §5.4): `ver` 1.0 on the
-/// v2.0 endpoint, `sub` = object ID, `emails` an array, the policy in `tfp` or `acr`, `newUser` on sign-up.
+/// v2.0 endpoint, `sub` = object ID, `emails` an array, the policy in `tfp` or `acr`, `newUser` on sign-up, `tid`
+/// from custom policies only.
 struct B2CTokenClaims: Encodable {
     var expires: Int
     var notBefore: Int
@@ -26,7 +27,8 @@ struct B2CTokenClaims: Encodable {
     var scope: String?
     /// Access tokens: the client.
     var authorizedParty: String?
-    var tenantID: String
+    /// Custom policies only (see `TokenFactory.b2cClaims`).
+    var tenantID: String?
 
     enum CodingKeys: String, CodingKey {
         case expires = "exp", notBefore = "nbf", version = "ver", issuer = "iss", subject = "sub", audience = "aud"

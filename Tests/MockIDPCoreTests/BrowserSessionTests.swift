@@ -1,0 +1,98 @@
+import MockIDPCore
+import Testing
+
+/// Browser sessions live in their cookies, sealed: the server keeps nothing per browser, yet only cookies it made
+/// open, a signed-out cookie stays dead, and a reset ends every session.
+@Suite struct BrowserSessionTests {
+    let provider = Fixtures.provider()
+    let contoso: Tenant
+    let alice: User
+    let bob: User
+
+    init() throws {
+        let tenant = try #require(Fixtures.configuration.tenants.first)
+        contoso = tenant
+        alice = try #require(tenant.users.first { $0.username.hasPrefix("alice") })
+        bob = try #require(tenant.users.first { $0.username.hasPrefix("bob") })
+    }
+
+    func accounts(_ cookie: String?) -> [String] {
+        provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID).map(\.account.username)
+    }
+
+    @Test("a sign-in's cookie opens to its accounts, newest first, and keeps one session_state as accounts join")
+    func cookieCarriesTheSession() {
+        let empty = provider.sessionForSignIn(nil)
+        #expect(accounts(empty).isEmpty)
+        let first = provider.addToSession(empty, user: alice, tenant: contoso, authTime: Fixtures.now)
+        let second = provider.addToSession(first, user: bob, tenant: contoso, authTime: Fixtures.now)
+        #expect(accounts(first) == [alice.username])
+        #expect(accounts(second) == [bob.username, alice.username])
+        #expect(provider.sessionState(first) == provider.sessionState(second))
+        #expect(provider.sessionState(first) != provider.sessionState(provider.sessionForSignIn(nil)))
+        // A live session is joined as it is; the browser keeps its own cookie.
+        #expect(provider.sessionForSignIn(second) == second)
+    }
+
+    @Test("a planted, forged or altered cookie opens to nothing and is never adopted",
+          arguments: ["planted-by-the-attacker", "", String(repeating: "A", count: 200), String(repeating: "x", count: 20_000)])
+    func foreignCookiesAreRefused(_ cookie: String) {
+        #expect(accounts(cookie).isEmpty)
+        #expect(provider.sessionForSignIn(cookie) != cookie)
+    }
+
+    @Test("a cookie changed by one character opens to nothing")
+    func alteredCookieIsRefused() {
+        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        var bytes = Array(cookie.utf8)
+        bytes[bytes.count / 2] = bytes[bytes.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let altered = String(decoding: bytes, as: UTF8.self)
+        #expect(accounts(altered).isEmpty)
+    }
+
+    @Test("a session from another server (another key) does not open here")
+    func otherServersCookiesAreRefused() {
+        let other = Fixtures.provider()
+        let cookie = other.addToSession(other.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        #expect(accounts(cookie).isEmpty)
+    }
+
+    @Test("logout ends the session for every copy of its cookie, and the inspector forgets it")
+    func logoutEndsEveryCopy() {
+        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        #expect(provider.liveSessions().count == 1)
+        provider.endSession(cookie)
+        #expect(accounts(cookie).isEmpty)
+        #expect(provider.liveSessions().isEmpty)
+        #expect(provider.sessionForSignIn(cookie) != cookie)
+    }
+
+    @Test("a reset ends every session")
+    func resetEndsSessions() {
+        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        provider.reset()
+        #expect(accounts(cookie).isEmpty)
+        #expect(provider.liveSessions().isEmpty)
+    }
+
+    @Test("a session expires a day after its last sign-in")
+    func sessionsExpire() {
+        let clock = ProviderClock.fixed(Fixtures.now)
+        let provider = Fixtures.provider(clock: clock)
+        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        clock.advance(by: 86_399)
+        #expect(provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID).count == 1)
+        clock.advance(by: 1)
+        #expect(provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID).isEmpty)
+    }
+
+    @Test("the server remembers only the most recent sessions, for the inspector; older cookies still work")
+    func inspectorListIsBounded() {
+        var cookies: [String] = []
+        for _ in 0..<150 {
+            cookies.append(provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now))
+        }
+        #expect(provider.liveSessions().count == 100)
+        #expect(accounts(cookies[0]) == [alice.username])
+    }
+}
