@@ -69,8 +69,9 @@ import Testing
             scanner = scanner[r.upperBound...]
         }
         #expect(names.isSuperset(of: ["MOCKIDP_CONFIG", "MOCKIDP_HOST", "MOCKIDP_PORT", "MOCKIDP_STATE_DIR", "MOCKIDP_PUBLIC_URL"]))
-        // MOCKIDP_BINARY, MOCKIDP_SCREENSHOTS and MOCKIDP_FUZZ_SECONDS belong to the test suites, not to the server.
-        for name in names.subtracting(["MOCKIDP_BINARY", "MOCKIDP_SCREENSHOTS", "MOCKIDP_FUZZ_SECONDS"]) {
+        // MOCKIDP_BINARY, MOCKIDP_SCREENSHOTS, MOCKIDP_FUZZ_SECONDS and MOCKIDP_RELEASE_BINARY (Tests/docker) belong to
+        // the test suites, not to the server.
+        for name in names.subtracting(["MOCKIDP_BINARY", "MOCKIDP_SCREENSHOTS", "MOCKIDP_FUZZ_SECONDS", "MOCKIDP_RELEASE_BINARY"]) {
             #expect(help.contains(name), "the README names \(name), which mockidp serve does not read")
         }
     }
