@@ -28,8 +28,11 @@ struct DeviceCodeStore: Sendable {
 
     mutating func insert(deviceCode: String, _ record: DeviceAuthorization, now: Int) {
         byDeviceCode.insert(deviceCode, record, now: now)
-        // When full, the store lets device codes go; drop their user codes too.
-        if byUserCode.count >= byDeviceCode.capacity { byUserCode = byUserCode.filter { byDeviceCode[$0.value] != nil } }
+        // The store sweeps expired device codes out (or, when full, lets them all go): drop their user codes too,
+        // once the index has grown to twice what the store holds.
+        if byUserCode.count >= max(ExpiringStore<DeviceAuthorization>.smallestSweep, 2 * byDeviceCode.count) {
+            byUserCode = byUserCode.filter { byDeviceCode[$0.value] != nil }
+        }
         byUserCode[record.userCode] = deviceCode
     }
 

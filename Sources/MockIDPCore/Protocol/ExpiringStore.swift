@@ -4,14 +4,22 @@ protocol Expiring: Sendable {
     var expiresAt: Int { get }
 }
 
-/// Issued values by key (refresh tokens, codes, sessions, device codes), bounded so that a long test run or a
-/// stream of clients cannot grow memory without end: when full, expired values go first, and if that is not
-/// enough everything is forgotten (clients then see the same error as after a restart).
+/// Issued values by key (codes, device codes, ended sessions), bounded so that a long test run or a stream of
+/// clients cannot grow memory without end. Expired values are swept out whenever the store has doubled since the
+/// last sweep, so it holds at most about twice what is alive (amortised: each sweep costs what the inserts since the
+/// last one did); and when full, expired values go first, and if that is not enough everything is forgotten (clients
+/// then see the same error as after a restart).
 struct ExpiringStore<Value: Expiring>: Sendable {
     private var values: [String: Value] = [:]
     let capacity: Int
+    /// The count at which the next insert sweeps expired values out.
+    private var sweepAt = Self.smallestSweep
+    static var smallestSweep: Int { 1024 }
 
     init(capacity: Int) { self.capacity = capacity }
+
+    /// How many values the store holds, expired ones not yet swept included.
+    var count: Int { values.count }
 
     /// The value, whether expired or not (callers tell "expired" from "unknown").
     subscript(key: String) -> Value? {
@@ -20,12 +28,18 @@ struct ExpiringStore<Value: Expiring>: Sendable {
     }
 
     mutating func insert(_ key: String, _ value: Value, now: Int) {
-        if values.count >= capacity { values = values.filter { $0.value.expiresAt > now } }
+        if values.count >= min(sweepAt, capacity) {
+            values = values.filter { $0.value.expiresAt > now }
+            sweepAt = max(Self.smallestSweep, values.count * 2)
+        }
         if values.count >= capacity { values.removeAll() }
         values[key] = value
     }
 
-    mutating func removeAll() { values.removeAll() }
+    mutating func removeAll() {
+        values.removeAll()
+        sweepAt = Self.smallestSweep
+    }
 
     /// The values still alive at `now`, in no particular order.
     func live(now: Int) -> [Value] { values.values.filter { $0.expiresAt > now } }
