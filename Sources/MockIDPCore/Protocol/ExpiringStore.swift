@@ -5,10 +5,10 @@ protocol Expiring: Sendable {
 }
 
 /// Issued values by key (codes, device codes, ended sessions), bounded so that a long test run or a stream of
-/// clients cannot grow memory without end. Expired values are swept out whenever the store has doubled since the
-/// last sweep, so it holds at most about twice what is alive (amortised: each sweep costs what the inserts since the
-/// last one did); and when full, expired values go first, and if that is not enough everything is forgotten (clients
-/// then see the same error as after a restart).
+/// clients cannot grow memory without end. Expired values are swept out whenever the store has grown by a quarter
+/// since the last sweep, so it holds at most about 1.25 times what is alive (amortised: a sweep of n values comes
+/// after n/4 inserts); and when full, expired values go first, and if that is not enough everything is forgotten
+/// (clients then see the same error as after a restart).
 struct ExpiringStore<Value: Expiring>: Sendable {
     private var values: [String: Value] = [:]
     let capacity: Int
@@ -30,7 +30,7 @@ struct ExpiringStore<Value: Expiring>: Sendable {
     mutating func insert(_ key: String, _ value: Value, now: Int) {
         if values.count >= min(sweepAt, capacity) {
             values = values.filter { $0.value.expiresAt > now }
-            sweepAt = max(Self.smallestSweep, values.count * 2)
+            sweepAt = max(Self.smallestSweep, values.count + values.count / 4)
         }
         if values.count >= capacity { values.removeAll() }
         values[key] = value
