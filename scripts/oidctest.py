@@ -52,9 +52,9 @@ tenants:
 # "The OpenID Foundation's OP test tool").
 EXPECTED = {
     "OP-UserInfo-Body": ("PARTIAL RESULT", "UserInfo is a Microsoft Graph API: the token only in the Authorization header"),
-    "OP-scope-address": ("PARTIAL RESULT", "no address scope (scopes_supported: openid profile email offline_access): invalid_scope"),
-    "OP-scope-phone": ("PARTIAL RESULT", "no phone scope: invalid_scope"),
-    "OP-scope-All": ("PARTIAL RESULT", "asks for address and phone: invalid_scope"),
+    "OP-scope-address": ("PARTIAL RESULT", "no address scope (scopes_supported: openid profile email offline_access)"),
+    "OP-scope-phone": ("PARTIAL RESULT", "no phone scope"),
+    "OP-scope-All": ("PARTIAL RESULT", "asks for address and phone"),
     "OP-scope-email": ("WARNING", "UserInfo has no email_verified"),
     "OP-scope-profile": ("WARNING", "UserInfo has only name, given_name, family_name, picture of the profile claims"),
     "OP-claims-essential": ("WARNING", "no claims request for UserInfo: name only with the profile scope"),
