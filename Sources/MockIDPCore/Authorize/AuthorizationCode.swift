@@ -21,7 +21,15 @@ struct AuthorizationCode: Sendable {
     var resource: String? = nil
 }
 
-extension AuthorizationCode: Expiring {}
+extension AuthorizationCode: Expiring {
+    /// The code once redeemed: only what tells a replay apart (the grant paths read the policy, tenant and client,
+    /// then refuse it as redeemed) is kept until it expires, not the user, scopes, nonce and PKCE challenge.
+    var spent: AuthorizationCode {
+        AuthorizationCode(clientID: clientID, redirectURI: "", tenantID: tenantID, userObjectID: "", username: "", scope: "",
+                          nonce: nil, codeChallenge: nil, codeChallengeMethod: nil, authTime: 0, maxAgeRequested: false,
+                          expiresAt: expiresAt, redeemed: true, policy: policy)
+    }
+}
 
 /// Codes issued. Redeemed codes are kept (marked) until they expire, so a replay is told apart from a forged code
 /// (AADSTS54005 rather than 70000).
@@ -31,7 +39,7 @@ extension ExpiringStore where Value == AuthorizationCode {
     /// Marks the code redeemed; false when it already was (a concurrent or repeated redemption).
     mutating func markRedeemed(_ code: String) -> Bool {
         guard let record = self[code], !record.redeemed else { return false }
-        self[code]?.redeemed = true
+        self[code] = record.spent
         return true
     }
 }

@@ -109,8 +109,11 @@ extension IdentityProvider {
             case .declined: throw .deviceAuthorizationDeclined()
             case .redeemed: throw .badVerificationCode()
             case .approved:
+                // Spent: only what a later poll reads is kept until it expires (the grant goes with the user's ids).
                 var spent = r
                 spent.status = .redeemed
+                spent.scope = ""
+                spent.resource = nil
                 s[deviceCode: deviceCode] = spent
                 return r
             }
