@@ -134,9 +134,13 @@ import Testing
         let results = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<16 {
                 group.addTask {
-                    let data = Array("token \(index)".utf8)
-                    guard let signature = try? key.sign(data, algorithm: index % 2 == 0 ? .rs256 : .ps256) else { return false }
-                    return key.publicKey.verify(signature: signature, for: data, algorithm: index % 2 == 0 ? .rs256 : .ps256)
+                    // Several rounds, so prepared signing contexts are lent again, across both algorithms.
+                    (0..<8).allSatisfy { round in
+                        let data = Array("token \(index) \(round)".utf8)
+                        let algorithm: SignatureAlgorithm = (index + round) % 2 == 0 ? .rs256 : .ps256
+                        guard let signature = try? key.sign(data, algorithm: algorithm) else { return false }
+                        return key.publicKey.verify(signature: signature, for: data, algorithm: algorithm)
+                    }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
