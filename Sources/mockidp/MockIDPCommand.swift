@@ -53,7 +53,7 @@ func loadConfiguration(_ paths: [String]) throws -> IdentityProviderConfiguratio
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve the configured tenants (the embedded default when no --config is given).")
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the configured tenants (the embedded default when no --config is given).")
 
     @Option(name: .long, help: ArgumentHelp("A configuration file (YAML or JSON); repeat to merge several. Env: MOCKIDP_CONFIG (':'-separated).", valueName: "file"))
     var config: [String] = []
@@ -170,12 +170,13 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "config",
         abstract: "Check or print configuration files, or print their JSON Schema.",
         subcommands: [Check.self, Print.self, Schema.self]
     )
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Validate files; print every problem as FILE:LINE: PATH: reason; exit 0 or 78.")
+        static let configuration = CommandConfiguration(commandName: "check", abstract: "Validate files; print every problem as FILE:LINE: PATH: reason; exit 0 or 78.")
 
         @Argument(help: "Configuration files, merged in order.")
         var files: [String]
@@ -191,7 +192,7 @@ struct Config: ParsableCommand {
     }
 
     struct Print: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the effective configuration (the embedded default when no file is given) as YAML.")
+        static let configuration = CommandConfiguration(commandName: "print", abstract: "Print the effective configuration (the embedded default when no file is given) as YAML.")
 
         @Argument(help: "Configuration files, merged in order.")
         var files: [String] = []
@@ -203,6 +204,7 @@ struct Config: ParsableCommand {
 
     struct Schema: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "schema",
             abstract: "Print the configuration's JSON Schema (draft 2020-12), generated from the same field tables as the loader.")
 
         func run() throws {

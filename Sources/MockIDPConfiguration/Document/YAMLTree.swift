@@ -81,7 +81,7 @@ struct YAMLNode {
     /// Only values whose type matters pay for the resolution.
     var resolvedTag: Tag.Name {
         switch content {
-        case .scalar(let scalar): scalar.plainTag ?? Resolver.default.resolveTag(of: Node.scalar(scalar.yams))
+        case .scalar(let scalar): scalar.plainTag ?? scalar.explicitTag ?? Resolver.default.resolveTag(of: Node.scalar(scalar.yams))
         case .sequence: .seq
         case .mapping: .map
         }
@@ -141,6 +141,15 @@ struct YAMLNode {
             default:
                 return nil
             }
+        }
+
+        /// The tag a quoted or explicitly tagged scalar carries, which Yams' resolver returns as it is (its
+        /// `Node.Scalar.resolveTag(using:)`); nil for an implicit tag. Asking `Resolver.default` instead would build
+        /// its seven regular expressions with ICU on first use: milliseconds of every start, and ICU's pages in RSS.
+        var explicitTag: Tag.Name? {
+            guard node.record.tag != YAMLTree.implicitTag else { return nil }
+            let name = Tag.Name(rawValue: tagName)
+            return name == .implicit ? nil : name
         }
 
         /// The value of a plain decimal `int` (see `plainTag`), without Yams' constructor; nil: ask Yams.
