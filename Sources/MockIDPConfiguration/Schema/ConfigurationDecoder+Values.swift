@@ -99,14 +99,15 @@ extension ConfigurationDecoder {
                 report(Origin(file: file, line: keyNode.line, path: origin.path), "a key must be a name, not a list or a mapping")
                 continue
             }
-            if let name = YAMLDocument.originalKey(ofRenamed: key.string) {
+            let keyText = key.string  // made once: each use would decode the key's bytes again
+            if let name = YAMLDocument.originalKey(ofRenamed: keyText) {
                 report(Origin(file: file, line: keyNode.line, path: origin.path), "duplicate key '\(name)'")
                 reportedDuplicateLines.insert(keyNode.line)
                 continue
             }
             // A merge key is an unquoted `<<`. (Its tag cannot tell: Yams resolved the tags of keys, without
             // rules, when it hashed them to find duplicates, and keeps what it resolved.)
-            if key.string == "<<", key.style == .plain || key.style == .any {
+            if keyText == "<<", key.style == .plain || key.style == .any {
                 var flags = merged ?? Array(repeating: false, count: entries.count)
                 for pair in mergedPairs(value, at: origin) {
                     entries.append(pair)
@@ -115,7 +116,7 @@ extension ConfigurationDecoder {
                 merged = flags
                 continue
             }
-            entries.append(MappingEntry(key: key.string, keyNode: keyNode, value: value))
+            entries.append(MappingEntry(key: keyText, keyNode: keyNode, value: value))
             merged?.append(false)
         }
         guard let merged else { return entries }
