@@ -5,16 +5,9 @@ import Testing
 /// open, a signed-out cookie stays dead, and a reset ends every session.
 @Suite struct BrowserSessionTests {
     let provider = Fixtures.provider()
-    let contoso: Tenant
-    let alice: User
-    let bob: User
-
-    init() throws {
-        let tenant = try #require(Fixtures.configuration.tenants.first)
-        contoso = tenant
-        alice = try #require(tenant.users.first { $0.username.hasPrefix("alice") })
-        bob = try #require(tenant.users.first { $0.username.hasPrefix("bob") })
-    }
+    let contoso = Fixtures.contoso
+    let alice = Fixtures.alice
+    let bob = Fixtures.bob
 
     func accounts(_ cookie: String?) -> [String] {
         provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID).map(\.account.username)

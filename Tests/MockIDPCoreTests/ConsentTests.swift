@@ -23,8 +23,8 @@ import Testing
         configuration.tenants[0].apps += [app, middle]
         provider = IdentityProvider(configuration: configuration, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
         contoso = configuration.tenants[0]
-        alice = try #require(contoso.users.first { $0.username.hasPrefix("alice") })
-        bob = try #require(contoso.users.first { $0.username.hasPrefix("bob") })
+        alice = Fixtures.alice
+        bob = Fixtures.bob
     }
 
     func password(_ scope: String, client: String = Self.asking, username: String = "alice@contoso.onmicrosoft.com") -> Result<TokenResponse, OAuthError> {

@@ -45,6 +45,11 @@ enum Fixtures {
                    apps: [Application(clientID: shared, type: .public, multiTenant: true)]),
         ])
 
+    /// Contoso and its two users, as `configuration` declares them: Alice (in groups, a Reader) and Bob (MFA).
+    static var contoso: Tenant { configuration.tenants[0] }
+    static var alice: User { contoso.users[0] }
+    static var bob: User { contoso.users[1] }
+
     static let now = 1_800_000_000
 
     static func provider(clock: ProviderClock = .fixed(now)) -> IdentityProvider {

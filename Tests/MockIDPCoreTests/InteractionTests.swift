@@ -4,16 +4,9 @@ import Testing
 /// The sign-in decisions (reference/entra-protocol.md §7.4), without HTTP.
 @Suite struct InteractionTests {
     let provider = Fixtures.provider()
-    let contoso: Tenant
-    let alice: User
-    let bob: User
-
-    init() throws {
-        let tenant = try #require(Fixtures.configuration.tenants.first)
-        contoso = tenant
-        alice = try #require(tenant.users.first { $0.username.hasPrefix("alice") })
-        bob = try #require(tenant.users.first { $0.username.hasPrefix("bob") })
-    }
+    let contoso = Fixtures.contoso
+    let alice = Fixtures.alice
+    let bob = Fixtures.bob
 
     func validated(_ extra: [(String, String)] = [], client: String = Fixtures.mobile) throws -> ValidatedAuthorization {
         let parameters = [("client_id", client), ("redirect_uri", "http://localhost"), ("response_type", "code"),
