@@ -18,6 +18,12 @@ package enum ConfigurationLoader {
     /// The embedded default configuration (`config/default.yaml`, compiled into the module).
     package static var embeddedDefaultText: String { String(decoding: PackageResources.default_yaml, as: UTF8.self) }
 
+    /// Builds the field tables every read goes through (key paths and closures, made on first use), so that a
+    /// caller with a core to spare can have that done before the first configuration arrives.
+    package static func prepare() {
+        _ = RootFields.table
+    }
+
     /// Loads the files in order and merges them (see `merge(_:)`); with no files, the embedded default.
     /// Validates the merged result.
     package static func load(paths: [String]) throws(ConfigurationError) -> IdentityProviderConfiguration {

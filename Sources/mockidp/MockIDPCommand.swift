@@ -6,6 +6,7 @@ import Logging
 import MockIDP
 import MockIDPConfiguration
 import MockIDPCore
+import MockIDPJOSE
 import ServiceLifecycle
 
 /// `mockidp`: a local mock of Microsoft Entra ID for integration tests.
@@ -18,6 +19,18 @@ struct MockIDPCommand: AsyncParsableCommand {
         subcommands: [Serve.self, Config.self, EnvCommand.self, TokenCommand.self, ProbeCommand.self],
         defaultSubcommand: nil
     )
+
+    static func main() async {
+        // `serve` answers its first request sooner when one-time set-up (the configuration's field tables,
+        // libcrypto's providers and random generator) runs on the other core while the arguments are parsed.
+        if CommandLine.arguments.dropFirst().first == "serve" {
+            Task.detached(priority: .high) {
+                ConfigurationLoader.prepare()
+                LibCryptoPreparation.run()
+            }
+        }
+        await main(nil)
+    }
 }
 
 /// Exit codes of the interface: 64 bad command line, 78 bad configuration, 1 any other failure.
@@ -124,7 +137,6 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "mockidp")
 
         let paths = config.isEmpty ? (environment("MOCKIDP_CONFIG")?.split(separator: ":").map(String.init) ?? []) : config
-        let configuration = try loadConfiguration(paths)
         let ports: [UInt16]
         if !port.isEmpty {
             ports = port.map { UInt16($0) }
@@ -140,9 +152,12 @@ struct Serve: AsyncParsableCommand {
                                     publicURL: publicURL, adminToken: adminToken, adminEnabled: !noAdmin,
                                     httpPorts: httpPort.map { UInt16($0) }, identityHeader: identityHeader)
         options.limits = limitOptions.limits
+        // The state directory's keys need no configuration: read them on the other core while the configuration loads.
+        async let saved = Result { [options] () throws(MockIDPError) in try MockIdentityProviderServer.loadSavedState(options: options) }
+        let configuration = try loadConfiguration(paths)
         let server: MockIdentityProviderServer
         do {
-            server = try MockIdentityProviderServer(configuration: configuration, options: options, logger: logger)
+            server = try MockIdentityProviderServer(configuration: configuration, options: options, logger: logger, saved: await saved.get())
         } catch {
             printError("mockidp: \(error.description)")
             throw ExitStatus.failure

@@ -19,19 +19,20 @@ public final class MockIdentityProviderServer: Sendable {
     private let remoteKeySets: RemoteKeySetCache
 
     /// Loads or creates keys and certificates, and prepares (does not start) the listeners.
+    ///
+    /// `saved` is what `loadSavedState(options:)` read for the same options, when the caller read it ahead (`serve`
+    /// reads it while it loads the configuration); nil reads it here.
     public init(configuration: IdentityProviderConfiguration, options: ServerOptions, logger: Logger,
-                clock: ProviderClock = .system()) throws(MockIDPError) {
+                clock: ProviderClock = .system(), saved: SavedState? = nil) throws(MockIDPError) {
         if let token = options.adminToken, let problem = Self.adminTokenProblem(token) { throw MockIDPError(problem) }
         if let secret = options.identityHeader, let problem = Self.identityHeaderProblem(secret) { throw MockIDPError(problem) }
-        var options = options
-        self.logger = logger
         let state = StateDirectory(path: options.stateDirectory)
+        let saved = if let saved { saved } else { try Self.loadSavedState(options: options) }
+        self.logger = logger
         stateDirectory = state
-        let signingKey: SigningKey
-        do {
-            signingKey = try state.signingKey()
-            if options.identityHeader == nil { options.identityHeader = try state.identityHeader() }
-        } catch { throw MockIDPError(error.description) }
+        let signingKey = saved.signingKey
+        var options = options
+        options.identityHeader = saved.identityHeader
         self.options = options
         let remoteKeySets = RemoteKeySetCache(logger: logger)
         self.remoteKeySets = remoteKeySets
@@ -57,6 +58,25 @@ public final class MockIdentityProviderServer: Sendable {
         http = HTTPServer(configuration: httpConfiguration, logger: logger, rejections: { rejection in
             log.record(RequestLog.Entry(method: rejection.method, path: rejection.path, status: rejection.status, reason: rejection.reason))
         }) { request in routes.respond(to: request) }
+    }
+
+    /// What a server reads from its state directory whatever its configuration: the token-signing key and the
+    /// App Service identity header. Each is created and saved when missing.
+    public struct SavedState: Sendable {
+        let signingKey: SigningKey
+        let identityHeader: String
+    }
+
+    /// Reads (or creates) the state `options` name; needs no configuration, so it can run beside its loading.
+    /// The identity header is `options.identityHeader` when given.
+    public static func loadSavedState(options: ServerOptions) throws(MockIDPError) -> SavedState {
+        let state = StateDirectory(path: options.stateDirectory)
+        do {
+            let signingKey = try state.signingKey()
+            let identityHeader: String
+            if let given = options.identityHeader { identityHeader = given } else { identityHeader = try state.identityHeader() }
+            return SavedState(signingKey: signingKey, identityHeader: identityHeader)
+        } catch { throw MockIDPError(error.description) }
     }
 
     /// Answers `request` as a listener would, in-process: no socket, the same routes, middleware and request log.
