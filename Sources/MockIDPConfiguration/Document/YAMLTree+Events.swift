@@ -11,7 +11,9 @@ extension YAMLTree {
     static func composeWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> YAMLTree? {
         if containsMarker(bytes) { return nil }
         var composer = EventComposer()
-        return composer.compose(bytes) ? composer.tree : nil
+        guard composer.compose(bytes) else { return nil }
+        composer.tree.releaseSpareCapacity()
+        return composer.tree
     }
 
     /// Below libyaml's own limit (1000) in Yams' copy, so that the careful reader reports it.

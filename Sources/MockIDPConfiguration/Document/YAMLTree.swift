@@ -40,6 +40,19 @@ final class YAMLTree {
         return text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
 
+    /// Gives back what composing reserved (an estimate from the text's size) and did not use: the tree is read for
+    /// as long as the configuration is decoded, beside everything decoded from it.
+    func releaseSpareCapacity() {
+        func shrunk<Element>(_ array: [Element]) -> [Element] {
+            array.capacity - array.count > array.count / 8 ? Array(unsafeUninitializedCapacity: array.count) { buffer, count in
+                count = buffer.initialize(fromContentsOf: array)
+            } : array
+        }
+        records = shrunk(records)
+        children = shrunk(children)
+        text = shrunk(text)
+    }
+
     func tagIndex(_ name: String) -> UInt16 {
         if let index = tags.firstIndex(of: name) { return UInt16(index) }
         tags.append(name)

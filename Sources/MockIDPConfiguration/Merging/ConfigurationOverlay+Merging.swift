@@ -42,13 +42,16 @@ extension ConfigurationOverlay {
         return IdentityProviderConfiguration(
             tokens: settings,
             hosts: hosts.map(\.value),
-            tenants: tenants.map { tenant in
-                Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
-                       cloud: tenant.cloud?.value ?? .public, signIn: tenant.signIn?.value ?? SignInSettings(), b2c: tenant.b2c?.value,
-                       users: tenant.users.map(\.user), apps: tenant.apps.map(\.app),
-                       managedIdentities: tenant.managedIdentities.map(\.identity), groups: tenant.groups.map(\.group),
-                       regionSubScope: tenant.regionSubScope?.value)
-            },
+            // Many tenants are built on several cores; each reads only its own overlay.
+            tenants: Parallel.map(tenants.count, minimumChunk: 256) { range in
+                tenants[range].map { tenant in
+                    Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
+                           cloud: tenant.cloud?.value ?? .public, signIn: tenant.signIn?.value ?? SignInSettings(), b2c: tenant.b2c?.value,
+                           users: tenant.users.map(\.user), apps: tenant.apps.map(\.app),
+                           managedIdentities: tenant.managedIdentities.map(\.identity), groups: tenant.groups.map(\.group),
+                           regionSubScope: tenant.regionSubScope?.value)
+                }
+            }.flatMap { $0 },
             trustedIssuers: trustedIssuers.compactMap(\.trustedIssuer))
     }
 

@@ -25,7 +25,7 @@ extension ConfigurationDecoder {
     mutating func graphProfile(_ node: YAMLNode, at origin: Origin) -> ClaimSet {
         var profile = claims(node, at: origin)
         for problem in GraphUserProperties.problems(in: profile) {
-            report(Origin(file: file, line: origin.line, parent: origin.path, key: problem.key), problem.reason)
+            report(origin.child(key: problem.key, line: origin.line), problem.reason)
             profile[problem.key] = nil
         }
         return profile

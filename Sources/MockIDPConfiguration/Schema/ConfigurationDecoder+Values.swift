@@ -18,9 +18,8 @@ struct MappingFields {
 
     /// Where the value of row `index` is: its line (the key's line when the value is empty) and path.
     func origin(ofRow index: Int) -> Origin {
-        let path = origin.path
-        guard let slot = slots[index] else { return Origin(file: origin.file, line: origin.line, parent: path, key: keys[index]) }
-        return Origin(file: origin.file, line: slot.value.isNull ? slot.keyNode.line : slot.value.line, parent: path, key: keys[index])
+        guard let slot = slots[index] else { return origin.child(key: keys[index], line: origin.line) }
+        return origin.child(key: keys[index], line: slot.value.isNull ? slot.keyNode.line : slot.value.line)
     }
 
     /// Where the field's value is; the mapping's line when it does not spell the key.
@@ -59,7 +58,7 @@ extension ConfigurationDecoder {
             report(origin, notAMapping)
             return nil
         }
-        let here = Origin(file: origin.file, line: node.line, path: origin.path)
+        let here = origin.container(line: node.line)
         var fields = MappingFields(origin: here, keys: table.keys, slots: Array(repeating: nil, count: table.keys.count))
         for entry in pairs(of: mapping, at: here) {
             if let index = table.row(of: entry.key) {
@@ -69,7 +68,7 @@ extension ConfigurationDecoder {
                 if !problems.isFull, let suggestion = ConfigurationSchema.suggestion(for: entry.key, among: table.keys) {
                     reason += "; did you mean '\(suggestion)'?"
                 }
-                report(Origin(file: file, line: entry.keyNode.line, path: here.path), reason)
+                report(here.at(line: entry.keyNode.line), reason)
             }
         }
         for (index, row) in table.rows.enumerated() where row.schema.isRequired && fields.slots[index] == nil {
@@ -96,12 +95,12 @@ extension ConfigurationDecoder {
         var merged: [Bool]?
         for (keyNode, value) in mapping {
             guard case .scalar(let key) = keyNode.content else {
-                report(Origin(file: file, line: keyNode.line, path: origin.path), "a key must be a name, not a list or a mapping")
+                report(origin.at(line: keyNode.line), "a key must be a name, not a list or a mapping")
                 continue
             }
             let keyText = key.string  // made once: each use would decode the key's bytes again
             if let name = YAMLDocument.originalKey(ofRenamed: keyText) {
-                report(Origin(file: file, line: keyNode.line, path: origin.path), "duplicate key '\(name)'")
+                report(origin.at(line: keyNode.line), "duplicate key '\(name)'")
                 reportedDuplicateLines.insert(keyNode.line)
                 continue
             }
@@ -142,7 +141,7 @@ extension ConfigurationDecoder {
                 return pairs(of: mapping, at: origin)
             }
         default:
-            report(Origin(file: file, line: source.line, path: origin.path), "a merge key (<<) takes a mapping or a list of mappings")
+            report(origin.at(line: source.line), "a merge key (<<) takes a mapping or a list of mappings")
             return []
         }
     }
@@ -154,9 +153,9 @@ extension ConfigurationDecoder {
             report(origin, notAList)
             return []
         }
-        let path = origin.path
+        let list = origin.container(line: origin.line)
         return sequence.enumerated().map { index, item in
-            ListItem(node: item, origin: Origin(file: file, line: item.line, parent: path, index: index))
+            ListItem(node: item, origin: list.child(index: index, line: item.line))
         }
     }
 
@@ -180,7 +179,7 @@ extension ConfigurationDecoder {
             var keys: [String] = []
             var kept: [Sourced<String>] = []
             for value in values {
-                let key = ignoringCase ? value.value.lowercased() : value.value
+                let key = ignoringCase ? value.value.lowercasedUnlessLower : value.value
                 if let first = keys.firstIndex(of: key) {
                     report(value.origin, "'\(value.value)' is already listed at \(kept[first].origin.reference(from: value.origin))")
                     continue
@@ -193,7 +192,7 @@ extension ConfigurationDecoder {
         var seen: [String: Origin] = [:]
         var kept: [Sourced<String>] = []
         for value in values {
-            let key = ignoringCase ? value.value.lowercased() : value.value
+            let key = ignoringCase ? value.value.lowercasedUnlessLower : value.value
             if let first = seen[key] {
                 report(value.origin, "'\(value.value)' is already listed at \(first.reference(from: value.origin))")
                 continue
@@ -226,11 +225,11 @@ extension ConfigurationDecoder {
     /// A GUID, lower-cased. An empty value is nil, reported only when `required`.
     mutating func guid(_ node: YAMLNode, at origin: Origin, required: Bool = false) -> String? {
         if node.isNull && !required { return nil }
-        guard case .scalar(let scalar) = node.content, !scalar.isNull, GUID.isValid(scalar.string) else {
+        guard case .scalar(let scalar) = node.content, !scalar.isNull, case let text = scalar.string, GUID.isValid(text) else {
             report(origin, "must be a GUID")
             return nil
         }
-        return scalar.string.lowercased()
+        return text.lowercasedUnlessLower
     }
 
     /// `true` or `false` (and the other spellings Yams' resolver reads as booleans: yes, no, on, off).
@@ -278,10 +277,11 @@ extension ConfigurationDecoder {
             return ClaimSet()
         }
         var claims = ClaimSet()
+        let container = origin.container(line: origin.line)
         for entry in pairs(of: mapping, at: origin) {
-            let here = Origin(file: file, line: entry.value.line, parent: origin.path, key: entry.key)
+            let here = container.child(key: entry.key, line: entry.value.line)
             guard !entry.key.isEmpty else {
-                report(Origin(file: file, line: entry.keyNode.line, path: origin.path), "a claim name cannot be empty")
+                report(origin.at(line: entry.keyNode.line), "a claim name cannot be empty")
                 continue
             }
             if let value = claimValue(entry.value, at: here, depth: 1) { claims[entry.key] = value }
@@ -318,15 +318,17 @@ extension ConfigurationDecoder {
             }
         case .sequence(let sequence):
             var array: [ClaimValue] = []
+            let container = origin.container(line: origin.line)
             for (index, item) in sequence.enumerated() {
-                let here = Origin(file: file, line: item.line, parent: origin.path, index: index)
+                let here = container.child(index: index, line: item.line)
                 if let value = claimValue(item, at: here, depth: depth + 1) { array.append(value) }
             }
             return .array(array)
         case .mapping(let mapping):
             var object = ClaimSet()
+            let container = origin.container(line: origin.line)
             for entry in pairs(of: mapping, at: origin) {
-                let here = Origin(file: file, line: entry.value.line, parent: origin.path, key: entry.key)
+                let here = container.child(key: entry.key, line: entry.value.line)
                 if let value = claimValue(entry.value, at: here, depth: depth + 1) { object[entry.key] = value }
             }
             return .object(object)

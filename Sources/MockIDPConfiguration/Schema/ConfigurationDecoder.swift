@@ -51,13 +51,41 @@ struct ConfigurationDecoder {
     /// Host names, lower-cased.
     mutating func hostNames(_ node: YAMLNode, at origin: Origin) -> [Sourced<String>] {
         strings(node, at: origin).compactMap { host in
-            let name = host.value.lowercased()
+            let name = host.value.lowercasedUnlessLower
             guard HostName.isValid(name) else {
                 report(host.origin, "must be a host name such as login.microsoftonline.us (no scheme, port or path)")
                 return nil
             }
             return Sourced(value: name, origin: host.origin)
         }
+    }
+
+    /// The `tenants:` entries with a valid id, in order. Each tenant reads only its own nodes, so a long list is
+    /// read on several cores at once; problems come out in the order one pass would find them.
+    mutating func tenants(_ items: [ListItem]) -> [TenantOverlay] {
+        let (file, baseDirectory) = (file, baseDirectory)
+        let parts = Parallel.map(items.count, minimumChunk: 256) { range in
+            var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
+            var tenants: [TenantOverlay] = []
+            tenants.reserveCapacity(range.count)
+            for item in items[range] {
+                if let tenant = decoder.tenant(item.node, at: item.origin) { tenants.append(tenant) }
+            }
+            return (tenants: tenants, problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
+        }
+        if parts.count == 1, let part = parts.first {
+            problems.append(contentsOf: part.problems)
+            reportedDuplicateLines.formUnion(part.duplicateLines)
+            return part.tenants
+        }
+        var tenants: [TenantOverlay] = []
+        tenants.reserveCapacity(items.count)
+        for part in parts {
+            tenants += part.tenants
+            problems.append(contentsOf: part.problems)
+            reportedDuplicateLines.formUnion(part.duplicateLines)
+        }
+        return tenants
     }
 
     /// One `tenants:` entry; nil without a valid id.
@@ -123,13 +151,14 @@ struct ConfigurationDecoder {
             report(origin, "must be a mapping of APIs (client id or identifier URI) to lists of scopes or app roles")
             return
         }
+        let container = origin.container(line: origin.line)
         for pair in pairs(of: mapping, at: origin) {
-            let resourceOrigin = Origin(file: file, line: pair.keyNode.line, parent: origin.path, key: pair.key)
+            let resourceOrigin = container.child(key: pair.key, line: pair.keyNode.line)
             guard !pair.key.isEmpty else {
                 report(resourceOrigin, "an API must be named by its client id or identifier URI")
                 continue
             }
-            let valuesOrigin = Origin(file: file, line: pair.value.isNull ? pair.keyNode.line : pair.value.line, path: resourceOrigin.path)
+            let valuesOrigin = resourceOrigin.at(line: pair.value.isNull ? pair.keyNode.line : pair.value.line)
             let values = withoutRepeats(strings(pair.value, at: valuesOrigin), ignoringCase: false)
             entry.app.apiPermissions.append(APIPermission(resource: pair.key, values: values.map(\.value)))
             entry.permissionOrigins.append((resourceOrigin, values.map(\.origin)))

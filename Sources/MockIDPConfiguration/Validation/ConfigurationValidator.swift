@@ -21,14 +21,20 @@ struct ConfigurationValidator {
         let apis = APIDirectory(overlay)
         let tenantIDs = Set(overlay.tenants.map(\.id.value))
         let trustedIssuers = Set(overlay.trustedIssuers.map(\.issuer.value))
-        for tenantIndex in overlay.tenants.indices {
-            validator.checkUsers(of: overlay.tenants[tenantIndex])
-            validator.checkApps(of: overlay.tenants[tenantIndex])
-            validator.checkGroups(of: overlay.tenants[tenantIndex])
-            validator.checkRegionSubScope(of: overlay.tenants[tenantIndex])
-            validator.checkAPIPermissions(of: tenantIndex, apis: apis)
-            validator.checkFederatedIssuers(of: overlay.tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
+        // Each tenant's own rules read only the (shared, unchanged) overlay: many tenants are checked on several cores.
+        let perTenant = Parallel.map(overlay.tenants.count, minimumChunk: 256) { range in
+            var part = ConfigurationValidator(overlay: overlay)
+            for tenantIndex in range {
+                part.checkUsers(of: overlay.tenants[tenantIndex])
+                part.checkApps(of: overlay.tenants[tenantIndex])
+                part.checkGroups(of: overlay.tenants[tenantIndex])
+                part.checkRegionSubScope(of: overlay.tenants[tenantIndex])
+                part.checkAPIPermissions(of: tenantIndex, apis: apis)
+                part.checkFederatedIssuers(of: overlay.tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
+            }
+            return part.problems
         }
+        for problems in perTenant { validator.problems += problems }
         validator.checkManagedIdentities()
         return validator.problems
     }
@@ -57,7 +63,7 @@ struct ConfigurationValidator {
         var owners: [String: (tenant: Int, origin: Origin)] = [:]
         for (index, tenant) in overlay.tenants.enumerated() {
             for domain in tenant.domains {
-                let key = domain.value.lowercased()
+                let key = domain.value.lowercasedUnlessLower
                 if let owner = owners[key] {
                     guard owner.tenant != index else { continue }
                     let other = overlay.tenants[owner.tenant]
@@ -85,7 +91,7 @@ struct ConfigurationValidator {
         var usernames: [String: Origin] = [:]
         var objectIDs: [String: UserEntry] = [:]
         for entry in tenant.users {
-            let key = entry.user.username.lowercased()
+            let key = entry.user.username.lowercasedUnlessLower
             if let first = usernames[key] {
                 report(entry.usernameOrigin, "user '\(entry.user.username)' is already declared at \(first.reference(from: entry.usernameOrigin))")
                 continue
@@ -120,7 +126,7 @@ struct ConfigurationValidator {
                     report(origin, "must be an absolute URI such as api://contoso-api, without a fragment (#)")
                     continue
                 }
-                let key = uri.lowercased()
+                let key = uri.lowercasedUnlessLower
                 if let other = identifierURIs[key] {
                     report(origin, "'\(uri)' is already an identifier URI of \(other.app.app.displayName) (\(other.origin.reference(from: origin)))")
                 } else {

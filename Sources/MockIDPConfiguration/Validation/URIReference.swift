@@ -21,7 +21,7 @@ struct URIReference {
         else { return nil }
         self.scheme = scheme.lowercased()
         self.remainder = remainder
-        self.hasFragment = remainder.contains("#")
+        self.hasFragment = remainder.unicodeScalars.contains("#")
         if remainder.hasPrefix("//") {
             let authority = remainder.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             let hostAndPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority

@@ -22,9 +22,9 @@ package enum RootFields {
     package static let tenants = RootField<Nested>(
         "tenants", .list(.mapping(TenantFields.table.schema)), "The tenants served, with their users and apps.",
         read: { decoder, node, origin, overlay in
-            for item in decoder.items(node, at: origin, notAList: "must be a list of tenants") {
-                if let tenant = decoder.tenant(item.node, at: item.origin) { overlay.tenants.append(tenant) }
-            }
+            let tenants = decoder.tenants(decoder.items(node, at: origin, notAList: "must be a list of tenants"))
+            // Taken whole when there is nothing before them (copying would retain every value of every tenant).
+            if overlay.tenants.isEmpty { overlay.tenants = tenants } else { overlay.tenants += tenants }
         },
         print: { configuration in
             configuration.tenants.isEmpty ? .scalar("[]") : .entries(configuration.tenants.map(TenantFields.table.printed))

@@ -1,0 +1,44 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Work over many independent items (the tenants of a large configuration) spread over the machine's cores.
+enum Parallel {
+    /// The processors online.
+    static let cores: Int = {
+        #if canImport(Glibc)
+        return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #else
+        return 1
+        #endif
+    }()
+
+    /// `body` over contiguous ranges that cover `0..<count` in order, at the same time on up to `cores` threads,
+    /// and the results in range order: the same as `[body(0..<count)]` split up. Each range holds at least
+    /// `minimumChunk` items, so a small input runs on the calling thread alone.
+    ///
+    /// The ranges run on other threads: `body` must only read what they share (values, and objects nothing
+    /// mutates meanwhile) and keep what it changes to itself.
+    static func map<Result>(_ count: Int, minimumChunk: Int, _ body: (Range<Int>) -> Result) -> [Result] {
+        let chunks = max(1, min(cores, count / max(1, minimumChunk)))
+        guard chunks > 1 else { return [body(0..<count)] }
+        return withoutActuallyEscaping(body) { body in
+            let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: chunks)
+            results.initialize(repeating: nil)
+            defer { results.deinitialize().deallocate() }
+            let shared = Shared(body: body, results: results)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                // Each chunk writes its own slot only; concurrentPerform returns after every chunk has.
+                shared.results[chunk] = shared.body(count * chunk / chunks..<count * (chunk + 1) / chunks)
+            }
+            return results.map { $0! }
+        }
+    }
+
+    /// What the chunks share, under the rule of `map`'s comment.
+    private struct Shared<Result>: @unchecked Sendable {
+        let body: (Range<Int>) -> Result
+        let results: UnsafeMutableBufferPointer<Result?>
+    }
+}
