@@ -48,16 +48,6 @@ struct Origin: Sendable, Equatable {
         self.init(place: Place(file: file, path: path), line: line, last: .none)
     }
 
-    /// The origin of the value under `key` of the container at `parent`.
-    init(file: String, line: Int, parent: String, key: String) {
-        self.init(place: Place(file: file, path: parent), line: line, last: .key(key))
-    }
-
-    /// The origin of item `index` of the list at `parent`.
-    init(file: String, line: Int, parent: String, index: Int) {
-        self.init(place: Place(file: file, path: parent), line: line, last: .index(Int32(clamping: index)))
-    }
-
     /// The same place on another line (a key of this mapping, a problem about its whole).
     func at(line: Int) -> Origin {
         Origin(place: place, line: line, last: last)
