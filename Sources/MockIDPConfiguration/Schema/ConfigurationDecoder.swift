@@ -73,18 +73,14 @@ struct ConfigurationDecoder {
             }
             return (tenants: tenants, problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
         }
-        if parts.count == 1, let part = parts.first {
+        for part in parts {
             problems.append(contentsOf: part.problems)
             reportedDuplicateLines.formUnion(part.duplicateLines)
-            return part.tenants
         }
+        guard parts.count > 1 else { return parts.first?.tenants ?? [] }
         var tenants: [TenantOverlay] = []
         tenants.reserveCapacity(items.count)
-        for part in parts {
-            tenants += part.tenants
-            problems.append(contentsOf: part.problems)
-            reportedDuplicateLines.formUnion(part.duplicateLines)
-        }
+        for part in parts { tenants += part.tenants }
         return tenants
     }
 
