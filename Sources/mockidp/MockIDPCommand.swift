@@ -1,4 +1,6 @@
 import ArgumentParser
+import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,8 +11,32 @@ import MockIDPCore
 import MockIDPJOSE
 import ServiceLifecycle
 
-/// `mockidp`: a local mock of Microsoft Entra ID for integration tests.
+/// The process's entry point: runs the command on the cooperative pool while the main thread waits.
+///
+/// An `async` `main` would give its main thread to `dispatch_main`, which leaves through `pthread_exit`: that loads
+/// libgcc_s and unwinds the main thread's stack through the unwind tables before the first task may run (about 1 MB
+/// of the binary's pages touched, on the path to the first answer).
 @main
+enum Main {
+    static func main() {
+        // `serve` answers its first request sooner when one-time set-up (the configuration's field tables,
+        // libcrypto's providers and random generator) runs on the other core while the arguments are parsed.
+        if CommandLine.arguments.dropFirst().first == "serve" {
+            Thread.detachNewThread {
+                ConfigurationLoader.prepare()
+                LibCryptoPreparation.run()
+            }
+        }
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached(priority: .high) {
+            await MockIDPCommand.main()
+            finished.signal()
+        }
+        finished.wait()
+    }
+}
+
+/// `mockidp`: a local mock of Microsoft Entra ID for integration tests.
 struct MockIDPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockidp",
@@ -19,18 +45,6 @@ struct MockIDPCommand: AsyncParsableCommand {
         subcommands: [Serve.self, Config.self, EnvCommand.self, TokenCommand.self, ProbeCommand.self],
         defaultSubcommand: nil
     )
-
-    static func main() async {
-        // `serve` answers its first request sooner when one-time set-up (the configuration's field tables,
-        // libcrypto's providers and random generator) runs on the other core while the arguments are parsed.
-        if CommandLine.arguments.dropFirst().first == "serve" {
-            Task.detached(priority: .high) {
-                ConfigurationLoader.prepare()
-                LibCryptoPreparation.run()
-            }
-        }
-        await main(nil)
-    }
 }
 
 /// Exit codes of the interface: 64 bad command line, 78 bad configuration, 1 any other failure.
