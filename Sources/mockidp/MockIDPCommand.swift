@@ -11,6 +11,25 @@ import MockIDPCore
 import MockIDPJOSE
 import ServiceLifecycle
 
+/// `serve`'s one-time set-up, started early on a thread of its own: the configuration's field tables and libcrypto's
+/// providers and random generator. Only warming: what it does not finish is done on first use. A POSIX thread, not
+/// Foundation's `Thread`, whose start runs NSThread's name and dictionary code (five 64 KB windows of Foundation's
+/// pages, which scripts/link-order cannot move, at start-up).
+private enum Warmup {
+    static func start() {
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        _ = pthread_create(&thread, &attributes, { _ in
+            ConfigurationLoader.prepare()
+            LibCryptoPreparation.run()
+            return nil
+        }, nil)
+    }
+}
+
 /// The process's entry point: runs the command on the cooperative pool while the main thread waits.
 ///
 /// An `async` `main` would give its main thread to `dispatch_main`, which leaves through `pthread_exit`: that loads
@@ -22,10 +41,7 @@ enum Main {
         // `serve` answers its first request sooner when one-time set-up (the configuration's field tables,
         // libcrypto's providers and random generator) runs on the other core while the arguments are parsed.
         if CommandLine.arguments.dropFirst().first == "serve" {
-            Thread.detachNewThread {
-                ConfigurationLoader.prepare()
-                LibCryptoPreparation.run()
-            }
+            Warmup.start()
         }
         let finished = DispatchSemaphore(value: 0)
         Task.detached(priority: .high) {
