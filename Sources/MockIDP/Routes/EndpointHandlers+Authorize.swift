@@ -65,7 +65,7 @@ extension EndpointHandlers {
         switch mode {
         case .query, .fragment:
             let target = RedirectURI.responseTarget(redirectURI)
-            let separator = mode == .fragment ? "#" : target.contains("?") ? "&" : "?"
+            let separator = mode == .fragment ? "#" : target.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
             let location = target + separator + URLEncodedForm.encode(parameters)
             guard location.utf8.count <= Self.maximumRedirectLength else {
                 return errorPage(.queryStringTooLong(length: location.utf8.count, limit: Self.maximumRedirectLength), context: context)
@@ -125,7 +125,7 @@ extension EndpointHandlers {
            provider.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant) {
             var location = target
             if let state = value("state") {
-                location += (target.contains("?") ? "&" : "?") + URLEncodedForm.encode([("state", state)])
+                location += (target.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + URLEncodedForm.encode([("state", state)])
             }
             if location.utf8.count > Self.maximumRedirectLength {
                 return errorPage(.queryStringTooLong(length: location.utf8.count, limit: Self.maximumRedirectLength),

@@ -40,7 +40,7 @@ enum HostHeader {
 
     /// `host:port` for a listener address (IPv6 in brackets).
     static func listenerAuthority(_ host: String, port: UInt16) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// The host name of `host[:port]` or of a URL, without port or brackets' contents changed.

@@ -43,9 +43,9 @@ struct Route: Sendable {
     init(template: String, hostRefusal: HostRefusal?, faultSite: FaultSite?, policySource: PolicySource? = nil,
          dialectErrorStatus: Int = 400, controlAccess: Bool = false, handle: @escaping Handler) {
         self.template = template
-        // The standard library's search: `contains` would bind to Foundation's overload in this module, which starts
-        // CoreFoundation's string machinery and faults in its Unicode tables while the server starts.
-        let namesTenant = template.firstRange(of: "{tenant}") != nil
+        // A parameter is a whole segment. (`contains` would bind to Foundation's overload in this module, which runs
+        // CoreFoundation's string search and faults in its Unicode tables while the server starts.)
+        let namesTenant = template.split(separator: "/").contains("{tenant}")
         self.hostRefusal = namesTenant ? hostRefusal : nil
         self.faultSite = faultSite?.name == nil ? nil : faultSite
         self.policySource = namesTenant ? policySource : nil

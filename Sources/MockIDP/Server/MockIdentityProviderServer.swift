@@ -125,7 +125,7 @@ public final class MockIdentityProviderServer: Sendable {
         var ip = ["127.0.0.1", "::1"]
         func add(_ name: String) {
             let n = name.lowercased()
-            if n.contains(":") || n.allSatisfy({ $0.isNumber || $0 == "." }) {
+            if n.utf8.contains(UInt8(ascii: ":")) || n.allSatisfy({ $0.isNumber || $0 == "." }) {
                 if !ip.contains(n), !n.isEmpty, n != "0.0.0.0", n != "::" { ip.append(n) }
             } else if !dns.contains(n), !n.isEmpty {
                 dns.append(n)
