@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MockIDPCore
 import MockIDPJOSE
 
@@ -26,7 +28,10 @@ public struct StateDirectory: Sendable {
     /// The CA certificate clients trust (`<state-dir>/ca.pem`).
     public var caCertificatePath: String { url(File.caCertificate) }
 
-    private func url(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    /// `name` inside the directory, joined as NSString's `appendingPathComponent` joined it.
+    private func url(_ name: String) -> String {
+        path.isEmpty ? name : path.hasSuffix("/") ? path + name : path + "/" + name
+    }
 
     /// Creates the directory if it does not exist: it and each missing parent with mode 0700, as Foundation's
     /// `createDirectory(withIntermediateDirectories:attributes:)` made them. Plain POSIX calls, like `read` and
