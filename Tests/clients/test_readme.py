@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -134,9 +135,12 @@ def test_real_host_names_recipe_runs_as_written():
             f.write(client)
         shims = os.path.join(work, "bin")
         os.mkdir(shims)
+        # The recipe runs `<bin path>/mockidp`, whatever the binary under test is called.
+        products = os.path.join(work, "products")
+        os.mkdir(products)
+        os.symlink(os.path.abspath(binary()), os.path.join(products, "mockidp"))
         with open(os.path.join(shims, "swift"), "w") as f:
-            f.write('#!/bin/sh\n[ "$*" = "build --show-bin-path" ] && exec echo %s\nexit 64\n'
-                    % os.path.dirname(os.path.abspath(binary())))
+            f.write('#!/bin/sh\n[ "$*" = "build --show-bin-path" ] && exec echo %s\nexit 64\n' % products)
         os.chmod(os.path.join(shims, "swift"), 0o755)
         # python3 is the test's own interpreter, which has msal.
         with open(os.path.join(shims, "python3"), "w") as f:
@@ -144,8 +148,17 @@ def test_real_host_names_recipe_runs_as_written():
         os.chmod(os.path.join(shims, "python3"), 0o755)
         env = dict(os.environ, PATH=shims + os.pathsep + os.environ["PATH"])
         env.pop("REQUESTS_CA_BUNDLE", None)
-        run = subprocess.run(["bash", "-euo", "pipefail", "-c", recipe], cwd=work, env=env, capture_output=True,
-                             text=True, timeout=120)
+        # In a session of its own: the recipe waits in a loop for the server, so when the server does not start, the
+        # timeout must end the whole group (subprocess.run would kill bash alone and then wait on the loop's pipes).
+        recipe_run = subprocess.Popen(["bash", "-euo", "pipefail", "-c", recipe], cwd=work, env=env, text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            stdout, stderr = recipe_run.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(recipe_run.pid, signal.SIGKILL)
+            stdout, stderr = recipe_run.communicate()
+            pytest.fail("the recipe did not finish in 120 s:\n" + stdout + stderr)
+        run = subprocess.CompletedProcess(recipe_run.args, recipe_run.returncode, stdout, stderr)
         assert run.returncode == 0, run.stdout + run.stderr
         assert run.stdout.splitlines() == ["mockidp listening on https://127.0.0.1:443",
                                            "https://login.microsoftonline.us/4712c55e-5996-4a23-b912-9014db0ff64d/v2.0"], run.stdout
