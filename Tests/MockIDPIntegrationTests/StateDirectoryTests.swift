@@ -76,4 +76,33 @@ import Testing
         #expect(try again.certificate.publicKey.pem == first.privateKey.publicKey.pem)
         #expect(try StateDirectory(path: directory).signingKey().keyID == again.keyID)
     }
+
+    @Test("a new state directory and each parent it makes get mode 0700; a path through a file is refused")
+    func createdWithParents() throws {
+        let root = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try StateDirectory(path: root + "/a/b/state/").identityHeader()
+        for directory in ["/a", "/a/b", "/a/b/state"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: root + directory)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "\(directory)")
+        }
+        #expect(FileManager.default.fileExists(atPath: root + "/a/b/state/identity-header"))
+
+        try "x".write(toFile: root + "/file", atomically: true, encoding: .utf8)
+        #expect { try StateDirectory(path: root + "/file/state").identityHeader() } throws: { error in
+            "\(error)" == "cannot create the state directory \(root)/file/state: \(root)/file is not a directory"
+        }
+        #expect { try StateDirectory(path: root + "/file").identityHeader() } throws: { error in
+            "\(error)" == "\(root)/file exists and is not a directory"
+        }
+    }
+
+    @Test("a saved file is read as Foundation read it: a byte order mark at the start is dropped")
+    func byteOrderMark() throws {
+        let directory = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = Data([0xEF, 0xBB, 0xBF]) + Data("kept-secret\n".utf8)
+        try saved.write(to: URL(fileURLWithPath: directory + "/identity-header"))
+        #expect(try StateDirectory(path: directory).identityHeader() == "kept-secret")
+    }
 }
