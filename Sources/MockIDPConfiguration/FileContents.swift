@@ -1,16 +1,16 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Reading the files a configuration names (configuration files, certificates), bounded in size so
-/// that a wrong path (a device, a huge log) cannot hang or exhaust the process.
-enum FileContents {
+/// Reading the files a configuration names (configuration files, certificates) and the state directory's files,
+/// bounded in size so that a wrong path (a device, a huge log) cannot hang or exhaust the process. Plain POSIX calls:
+/// the state directory is read on the way to the first answer, where Foundation's code costs page faults.
+package enum FileContents {
     /// The bytes of the file at `path`, refusing files larger than `limit` bytes.
-    static func read(_ path: String, limit: Int) -> Result<[UInt8], FileReadFailure> {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .failure(.missing) }
-        guard !isDirectory.boolValue else { return .failure(.directory) }
+    package static func read(_ path: String, limit: Int) -> Result<[UInt8], FileReadFailure> {
+        var found = stat()
+        guard stat(path, &found) == 0 else { return .failure(.missing) }
+        guard found.st_mode & S_IFMT != S_IFDIR else { return .failure(.directory) }
         // Opened without blocking, so a FIFO never waits for a writer; only what can be read to its end is read.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.unreadable) }
@@ -20,7 +20,9 @@ enum FileContents {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG || kind == S_IFCHR else { return .failure(.notAFile) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // A regular file's size bounds the buffer (the state directory's files are a few KB); a device may give more.
+        let size = kind == S_IFREG ? Int(info.st_size) : Int.max
+        var chunk = [UInt8](repeating: 0, count: max(1, min(64 * 1024, size, limit) + 1))
         while bytes.count <= limit {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n == 0 { break }
@@ -48,7 +50,7 @@ enum FileContents {
 }
 
 /// Why a file could not be read, as a clause for a problem.
-enum FileReadFailure: Error, Equatable, CustomStringConvertible {
+package enum FileReadFailure: Error, Equatable, CustomStringConvertible {
     case missing
     case directory
     /// A FIFO or socket: reading it could wait forever.
@@ -56,7 +58,7 @@ enum FileReadFailure: Error, Equatable, CustomStringConvertible {
     case unreadable
     case tooLarge(limit: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .missing: "no such file"
         case .directory: "is a directory, not a file"

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Dispatch
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif

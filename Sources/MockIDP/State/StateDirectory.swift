@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MockIDPConfiguration
 import MockIDPCore
 import MockIDPJOSE
 
@@ -81,20 +82,7 @@ public struct StateDirectory: Sendable {
 
     /// The file's text; nil when it is missing, cannot be read or is not UTF-8.
     func read(_ name: String) -> String? {
-        let fd = open(url(name), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { break }
-            guard n > 0 else {
-                if errno == EINTR { continue }
-                return nil
-            }
-            bytes += chunk[..<n]
-        }
+        guard case .success(let bytes) = FileContents.read(url(name), limit: Int.max) else { return nil }
         // As Foundation's `String(data:encoding: .utf8)` read them: a byte order mark at the start is dropped.
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         return String(validating: bytes[start...], as: UTF8.self)
