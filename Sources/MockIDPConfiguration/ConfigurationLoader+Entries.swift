@@ -65,7 +65,7 @@ extension ConfigurationLoader {
         problems.append(contentsOf: document.problems)
         var entry: Entry?
         if let root = document.root, !root.isNull {
-            entry = decode(&decoder, root, Origin(file: fileName, line: root.line, path: ""))
+            entry = withExtendedLifetime(document) { decode(&decoder, root, Origin(file: fileName, line: root.line, path: "")) }
             problems.append(contentsOf: decoder.problems)
         } else if problems.isEmpty {
             problems.append(ConfigurationProblem(file: fileName, line: 1, path: "", reason: "must be an object"))

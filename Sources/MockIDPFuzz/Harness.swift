@@ -100,8 +100,14 @@ struct Harness: Sendable {
 
     // MARK: - Configuration and rules
 
-    static let configuration = Harness(name: "configuration", summary: "configuration load of any bytes; what the writer prints loads again") { bytes in
-        guard let loaded = try? ConfigurationLoader.parse(text: text(bytes), fileName: "fuzz.yaml", baseDirectory: Server.directory) else { return }
+    static let configuration = Harness(name: "configuration", summary: "configuration load of any bytes; what the writer prints loads again; a list composed in parts is the list composed whole") { bytes in
+        let source = text(bytes)
+        for parts in [2, 3] {
+            if let inParts = YAMLTreeInspection.composedInParts(source, parts: parts) {
+                precondition(inParts == YAMLTreeInspection.composedWhole(source), "composed in \(parts) parts, the tree differs from the whole text's")
+            }
+        }
+        guard let loaded = try? ConfigurationLoader.parse(text: source, fileName: "fuzz.yaml", baseDirectory: Server.directory) else { return }
         let printed = ConfigurationWriter.yaml(loaded)
         do {
             _ = try ConfigurationLoader.parse(text: printed, fileName: "printed.yaml", baseDirectory: Server.directory)

@@ -42,8 +42,14 @@ struct YAMLDocument {
     /// Replaces `*` of aliases in the first, inspecting compose (see `YAMLDocument+Aliases.swift`).
     static let aliasMarker: Unicode.Scalar = "\u{E000}"
 
+    /// The composed document, or nil when it could not be read. It keeps the nodes' tree alive: use nodes only
+    /// while the document is held.
+    var tree: YAMLTree?
     /// The document's root, or nil when the document is empty or could not be read.
-    var root: YAMLNode?
+    var root: YAMLNode? {
+        guard let tree, let root = tree.root else { return nil }
+        return YAMLNode(tree: tree, index: root)
+    }
     /// Duplicate keys renamed before composing: the key and the line of the later occurrence.
     var duplicateKeys: [(key: String, line: Int)] = []
     /// Problems that kept the document from being composed (or from being composed safely).
@@ -99,7 +105,7 @@ struct YAMLDocument {
             composedBytes += costOfCompose
             switch compose(text, file: file) {
             case .composed(let root):
-                document.root = root.map { YAMLNode(tree: YAMLTree(converting: $0), index: 0) }
+                document.tree = root.map { YAMLTree(converting: $0) }
                 return document
             case .refused(let problems):
                 document.problems += problems
@@ -147,8 +153,18 @@ struct YAMLDocument {
 
     /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence (RFC 3629), if any.
     static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer(firstInvalidUTF8Offset)
+    }
+
+    private static func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         var i = 0
         while i < bytes.count {
+            // ASCII eight bytes at a time: a configuration is nearly all ASCII.
+            while i + 8 <= bytes.count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+            }
+            guard i < bytes.count else { break }
             let lead = bytes[i]
             if lead < 0x80 { i += 1; continue }
             let length: Int, minimum: UInt32
@@ -169,12 +185,5 @@ struct YAMLDocument {
             i += length
         }
         return nil
-    }
-}
-
-extension YAMLDocument {
-    /// A document the fast reader composed: no duplicates, no problems.
-    fileprivate init(tree: YAMLTree) {
-        self.init(root: tree.root.map { YAMLNode(tree: tree, index: $0) })
     }
 }

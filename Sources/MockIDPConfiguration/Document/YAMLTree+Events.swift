@@ -1,4 +1,7 @@
 import CLibYAML
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension YAMLTree {
     /// Composes `bytes` (UTF-8, without a byte order mark) from libyaml's event stream into a tree, or returns nil
@@ -10,21 +13,23 @@ extension YAMLTree {
     /// careful reader accepts too and composes to the same tree.
     static func composeWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> YAMLTree? {
         if containsMarker(bytes) { return nil }
+        if let tree = composeInParts(bytes) { return tree }
         var composer = EventComposer()
         guard composer.compose(bytes) else { return nil }
-        composer.tree.releaseSpareCapacity()
-        return composer.tree
+        return YAMLTree(composer.tree)
     }
 
     /// Below libyaml's own limit (1000) in Yams' copy, so that the careful reader reports it.
     static let maximumDepth = 500
 
     /// Whether the text holds U+E000, U+E001 or U+E002 (bytes EE 80 80...82).
-    private static func containsMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func containsMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
         var index = 0
         let count = bytes.count
-        while index + 2 < count {
-            if bytes[index] == 0xEE, bytes[index + 1] == 0x80, bytes[index + 2] <= 0x82 { return true }
+        while index + 2 < count, let found = memchr(base + index, 0xEE, count - index - 2) {
+            index = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            if bytes[index + 1] == 0x80, bytes[index + 2] <= 0x82 { return true }
             index += 1
         }
         return false
@@ -32,8 +37,14 @@ extension YAMLTree {
 }
 
 /// The state of one compose: the open collections and the children they have so far.
-private struct EventComposer {
-    let tree = YAMLTree()
+struct EventComposer {
+    var tree = YAMLTree.Builder()
+    /// How deep the text composed lies in its document (1 for an item list of a top-level key, composed apart).
+    var baseDepth = 0
+    /// Refuse anchors and aliases (a part composed apart cannot see the rest of the document's).
+    var refusesAnchors = false
+    /// Whether the root is a block mapping (not a `{…}` one).
+    private(set) var rootIsBlockMapping = false
 
     struct Open {
         var index: UInt32
@@ -73,7 +84,7 @@ private struct EventComposer {
                 if documents > 1 { return false }
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
-                guard scalar.tag == nil else { return false }
+                guard scalar.tag == nil, !refusesAnchors || scalar.anchor == nil else { return false }
                 let index = UInt32(tree.records.count)
                 tree.records.append(YAMLTree.Record(
                     kind: .scalar, style: UInt8(truncatingIfNeeded: scalar.style.rawValue),
@@ -83,7 +94,7 @@ private struct EventComposer {
                 guard add(index, size: 1, isCollection: false) else { return false }
                 if let anchor = scalar.anchor { anchors[String(cString: anchor)] = (index, 1) }
             case YAML_ALIAS_EVENT:
-                guard let name = event.data.alias.anchor, let target = anchors[String(cString: name)],
+                guard !refusesAnchors, let name = event.data.alias.anchor, let target = anchors[String(cString: name)],
                       !isKeyPosition else { return false }
                 added += target.size - 1
                 guard added <= YAMLDocument.maximumAliasExpansion else { return false }
@@ -93,7 +104,11 @@ private struct EventComposer {
                 let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
                 let implicit = isMapping ? event.data.mapping_start.implicit : event.data.sequence_start.implicit
                 let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-                guard tag == nil || implicit != 0, !isKeyPosition, open.count < YAMLTree.maximumDepth else { return false }
+                guard tag == nil || implicit != 0, !isKeyPosition, baseDepth + open.count < YAMLTree.maximumDepth,
+                      !refusesAnchors || anchor == nil else { return false }
+                if open.isEmpty && tree.root == nil {
+                    rootIsBlockMapping = isMapping && event.data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE
+                }
                 let index = UInt32(tree.records.count)
                 tree.records.append(YAMLTree.Record(kind: isMapping ? .mapping : .sequence, style: 0, tag: YAMLTree.implicitTag,
                                                     line: UInt32(event.start_mark.line + 1), start: 0, count: 0))

@@ -4,7 +4,11 @@ import Yams
 /// side in one array, and the text of every scalar in one byte buffer. Strings are made only when the decoder
 /// asks for them, and an alias is the index of the node it names (nothing is copied), so a large file costs
 /// a few bytes per node instead of a tree of objects.
-final class YAMLTree {
+///
+/// Immutable once built (`Builder` composes it), so that the tenants of a large file are decoded on several cores
+/// reading it without exclusivity checks, and nodes refer to it without reference counting (`YAMLNode`).
+// Unchecked: nothing changes a tree once built, and its buffers are freed only with it.
+final class YAMLTree: @unchecked Sendable {
     enum Kind: UInt8 { case scalar, sequence, mapping }
 
     struct Record {
@@ -24,45 +28,73 @@ final class YAMLTree {
     static let implicitTag: UInt16 = 0
     static let stringTag: UInt16 = 1
 
-    var records: [Record] = []
-    var children: [UInt32] = []
-    var text: [UInt8] = []
-    var tags: [String] = [Tag.Name.implicit.rawValue, Tag.Name.str.rawValue]
+    // Buffers the tree owns, not arrays: the decoder reads them from several threads at once, and an array read
+    // from a class counts a reference to its storage each time (all threads on one counter).
+    let records: UnsafeBufferPointer<Record>
+    let children: UnsafeBufferPointer<UInt32>
+    let text: UnsafeBufferPointer<UInt8>
+    let tags: [String]
     /// The root, when the document has one.
-    var root: UInt32?
+    let root: UInt32?
+
+    /// The tree `builder` composed, in buffers of exactly its size.
+    init(_ builder: consuming Builder) {
+        func owned<Element>(_ array: [Element]) -> UnsafeBufferPointer<Element> {
+            let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
+            _ = buffer.initialize(fromContentsOf: array)
+            return UnsafeBufferPointer(buffer)
+        }
+        records = owned(builder.records)
+        children = owned(builder.children)
+        text = owned(builder.text)
+        tags = builder.tags
+        root = builder.root
+    }
+
+    deinit {
+        records.deallocate()
+        children.deallocate()
+        text.deallocate()
+    }
 
     func string(_ index: UInt32) -> String {
-        let record = records[Int(index)]
+        Self.string(of: records[Int(index)], in: text)
+    }
+
+    static func string(of record: Record, in text: UnsafeBufferPointer<UInt8>) -> String {
         var start = Int(record.start)
         let end = start + Int(record.count)
         // Yams made its strings with Foundation, which drops a byte order mark at the start.
         if end - start >= 3, text[start] == 0xEF, text[start + 1] == 0xBB, text[start + 2] == 0xBF { start += 3 }
-        return text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
     }
 
-    /// Gives back what composing reserved (an estimate from the text's size) and did not use: the tree is read for
-    /// as long as the configuration is decoded, beside everything decoded from it.
-    func releaseSpareCapacity() {
-        func shrunk<Element>(_ array: [Element]) -> [Element] {
-            array.capacity - array.count > array.count / 8 ? Array(unsafeUninitializedCapacity: array.count) { buffer, count in
-                count = buffer.initialize(fromContentsOf: array)
-            } : array
+    /// A tree being composed.
+    struct Builder {
+        var records: [Record] = []
+        var children: [UInt32] = []
+        var text: [UInt8] = []
+        var tags: [String] = [Tag.Name.implicit.rawValue, Tag.Name.str.rawValue]
+        var root: UInt32?
+
+        func string(_ index: UInt32) -> String {
+            text.withUnsafeBufferPointer { YAMLTree.string(of: records[Int(index)], in: $0) }
         }
-        records = shrunk(records)
-        children = shrunk(children)
-        text = shrunk(text)
-    }
 
-    func tagIndex(_ name: String) -> UInt16 {
-        if let index = tags.firstIndex(of: name) { return UInt16(index) }
-        tags.append(name)
-        return UInt16(tags.count - 1)
+        mutating func tagIndex(_ name: String) -> UInt16 {
+            if let index = tags.firstIndex(of: name) { return UInt16(index) }
+            tags.append(name)
+            return UInt16(tags.count - 1)
+        }
     }
 }
 
 /// One node of a `YAMLTree`.
+///
+/// A node does not keep its tree alive (it would count references on every copy, from every core decoding): whoever
+/// holds the `YAMLDocument` keeps the tree, and nodes are used only while it does.
 struct YAMLNode {
-    let tree: YAMLTree
+    unowned(unsafe) let tree: YAMLTree
     let index: UInt32
 
     enum Content {
@@ -200,7 +232,7 @@ struct YAMLNode {
         }
 
         struct Iterator: IteratorProtocol {
-            let tree: YAMLTree
+            unowned(unsafe) let tree: YAMLTree
             var position: Int
             let end: Int
             mutating func next() -> (YAMLNode, YAMLNode)? {

@@ -20,7 +20,7 @@ struct ConfigurationDecoder {
         problems.append(contentsOf: document.problems)
         var overlay = ConfigurationOverlay()
         // An empty document (or one of comments only) is a configuration without tenants.
-        if let root = document.root, !root.isNull { overlay = decodeRoot(root) }
+        if let root = document.root, !root.isNull { overlay = withExtendedLifetime(document) { decodeRoot(root) } }
         for duplicate in document.duplicateKeys where !reportedDuplicateLines.contains(duplicate.line) {
             // A duplicate inside a part the schema does not read (under an unknown key): no path to give.
             problems.append(ConfigurationProblem(file: file, line: duplicate.line, path: "", reason: "duplicate key '\(duplicate.key)'"))
