@@ -49,7 +49,16 @@ package enum ConfigurationLoader {
         }
         problems.append(contentsOf: ConfigurationValidator.problems(in: merged))
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.sorted(fileOrder: paths)) }
-        return merged.configuration
+        let configuration = merged.configuration
+        let tenants = merged.tenants.count
+        Parallel.release(merged, unlessSmallerThan: 256, count: tenants)
+        return configuration
+    }
+
+    /// Frees a configuration its caller is done with on another thread, when it is large (see `Parallel.release`).
+    package static func releaseInBackground(_ configuration: consuming IdentityProviderConfiguration) {
+        let tenants = configuration.tenants.count
+        Parallel.release(configuration, unlessSmallerThan: 256, count: tenants)
     }
 
     /// Parses one document (YAML or JSON) and validates it. Reads no file but the certificates it names,

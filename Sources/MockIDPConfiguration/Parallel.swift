@@ -36,6 +36,21 @@ enum Parallel {
         }
     }
 
+    /// Frees `value` on another thread: the temporaries of a large configuration (an overlay with an origin for every
+    /// value, hundreds of thousands of small objects) take tens of milliseconds to free, which its caller need not
+    /// wait for. A small value is freed here, which costs less than handing it over.
+    static func release<Value>(_ value: consuming Value, unlessSmallerThan items: Int, count: Int) {
+        guard count >= items, cores > 1 else { return }
+        let box = Box(value)
+        DispatchQueue.global(qos: .utility).async { box.value = nil }
+    }
+
+    private final class Box<Value>: @unchecked Sendable {
+        // Set once here and cleared once on the releasing thread, which alone holds the box then.
+        var value: Value?
+        init(_ value: consuming Value) { self.value = value }
+    }
+
     /// What the chunks share, under the rule of `map`'s comment.
     private struct Shared<Result>: @unchecked Sendable {
         let body: (Range<Int>) -> Result

@@ -230,7 +230,7 @@ struct Config: ParsableCommand {
         }
 
         func run() throws {
-            _ = try loadConfiguration(files)
+            ConfigurationLoader.releaseInBackground(try loadConfiguration(files))
             print("configuration OK: \(files.joined(separator: ", "))")
         }
     }

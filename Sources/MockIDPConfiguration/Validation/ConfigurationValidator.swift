@@ -16,10 +16,29 @@ struct ConfigurationValidator {
     /// Every problem of a merged configuration.
     static func problems(in overlay: ConfigurationOverlay) -> [ConfigurationProblem] {
         var validator = ConfigurationValidator(overlay: overlay)
-        validator.checkTenantIDs()
-        validator.checkDomains()
-        let apis = APIDirectory(overlay)
-        let tenantIDs = Set(overlay.tenants.map(\.id.value))
+        // The rules across tenants, and the directories the rules of each tenant look names up in, read the overlay
+        // only: for many tenants, the two are done side by side.
+        enum Part {
+            case acrossTenants([ConfigurationProblem])
+            case directories(APIDirectory, tenantIDs: Set<String>)
+        }
+        let parts = Parallel.map(2, minimumChunk: overlay.tenants.count >= 256 ? 1 : 2) { jobs in
+            jobs.map { job -> Part in
+                guard job == 0 else { return .directories(APIDirectory(overlay), tenantIDs: Set(overlay.tenants.map(\.id.value))) }
+                var across = ConfigurationValidator(overlay: overlay)
+                across.checkTenantIDs()
+                across.checkDomains()
+                return .acrossTenants(across.problems)
+            }
+        }.joined()
+        var directories: (apis: APIDirectory, tenantIDs: Set<String>)?
+        for part in parts {
+            switch part {
+            case .acrossTenants(let problems): validator.problems += problems
+            case .directories(let apis, let tenantIDs): directories = (apis, tenantIDs)
+            }
+        }
+        guard let (apis, tenantIDs) = directories else { preconditionFailure("both parts run") }
         let trustedIssuers = Set(overlay.trustedIssuers.map(\.issuer.value))
         // Each tenant's own rules read only the (shared, unchanged) overlay: many tenants are checked on several cores.
         let perTenant = Parallel.map(overlay.tenants.count, minimumChunk: 256) { range in
@@ -49,11 +68,14 @@ struct ConfigurationValidator {
 
     private mutating func checkTenantIDs() {
         var seen: [String: Origin] = [:]
-        for tenant in overlay.tenants {
-            if let first = seen[tenant.id.value] {
-                report(tenant.id.origin, "tenant \(tenant.id.value) is already declared at \(first.reference(from: tenant.id.origin))")
+        seen.reserveCapacity(overlay.tenants.count)
+        // By index, here and below: a copy of a whole tenant counts a reference for each of its values.
+        for index in overlay.tenants.indices {
+            let id = overlay.tenants[index].id
+            if let first = seen[id.value] {
+                report(id.origin, "tenant \(id.value) is already declared at \(first.reference(from: id.origin))")
             } else {
-                seen[tenant.id.value] = tenant.id.origin
+                seen[id.value] = id.origin
             }
         }
     }
@@ -61,8 +83,9 @@ struct ConfigurationValidator {
     /// A domain names one tenant only: requests for it must know which.
     private mutating func checkDomains() {
         var owners: [String: (tenant: Int, origin: Origin)] = [:]
-        for (index, tenant) in overlay.tenants.enumerated() {
-            for domain in tenant.domains {
+        owners.reserveCapacity(overlay.tenants.count)
+        for index in overlay.tenants.indices {
+            for domain in overlay.tenants[index].domains {
                 let key = domain.value.lowercasedUnlessLower
                 if let owner = owners[key] {
                     guard owner.tenant != index else { continue }
@@ -282,16 +305,17 @@ private struct APIDirectory {
         for tenantIndex in tenants.indices {
             var names: [String: Place] = [:]
             for appIndex in tenants[tenantIndex].apps.indices {
-                let app = tenants[tenantIndex].apps[appIndex].app
+                // The fields are read where they are: a copy of an `Application` counts a reference for each of them.
                 let place = Place(tenant: Int32(tenantIndex), app: Int32(appIndex))
+                let isMultiTenant = tenants[tenantIndex].apps[appIndex].app.multiTenant
                 func add(_ name: String) {
                     let key = Self.key(name)
                     if names[key] == nil { names[key] = place }
-                    if app.multiTenant && multiTenant[key] == nil { multiTenant[key] = place }
+                    if isMultiTenant && multiTenant[key] == nil { multiTenant[key] = place }
                     if anyPlace[key] == nil { anyPlace[key] = place }
                 }
-                add(app.clientID)
-                for uri in app.identifierURIs { add(uri) }
+                add(tenants[tenantIndex].apps[appIndex].app.clientID)
+                for uri in tenants[tenantIndex].apps[appIndex].app.identifierURIs { add(uri) }
             }
             byTenant.append(names)
         }
@@ -311,8 +335,8 @@ private struct APIDirectory {
 
     /// How names compare: without regard to case or a trailing slash.
     static func key(_ name: String) -> String {
-        var key = name.lowercased()
-        if key.hasSuffix("/") { key.removeLast() }
+        var key = name.lowercasedUnlessLower
+        if key.utf8.last == UInt8(ascii: "/") { key.removeLast() }
         return key
     }
 }
