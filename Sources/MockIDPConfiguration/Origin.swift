@@ -1,21 +1,45 @@
 /// Where a value of the configuration came from: the file, the line and the path inside the document.
 /// Values keep their origin through merging, so a problem found later still names the right place.
 ///
-/// Every value read carries one, so it is kept small (32 bytes): the file and the path of the value's container
-/// live in one object that all values of the container share, and the path is spelled in full only when asked for
-/// (a problem, or a nested container).
+/// Every value read carries one, so it is kept small (32 bytes): the path of the value's container is a chain of
+/// shared objects, one per container, each holding only its own step from its parent; the file is held at the
+/// chain's start. A path is spelled out only when asked for (a problem), not for each container read.
 struct Origin: Sendable, Equatable {
-    /// The file and the container's path.
+    /// The container.
     private let place: Place
     private let last: Last
     private let storedLine: Int32
 
-    private final class Place: Sendable {
-        let file: String
-        let path: String
+    /// A container: its parent and its step from it, or (`Start`) the file and the path a chain starts at.
+    private class Place: @unchecked Sendable {  // Unchecked: immutable, and `Start` adds only constants.
+        let parent: Place?
+        let step: Last
+
+        init(parent: Place?, step: Last) {
+            self.parent = parent
+            self.step = step
+        }
+
+        var file: String {
+            var place = self
+            while let parent = place.parent { place = parent }
+            return (place as? Start)?.startFile ?? ""
+        }
+
+        var path: String {
+            guard let parent else { return (self as? Start)?.startPath ?? "" }
+            return step.appended(to: parent.path)
+        }
+    }
+
+    private final class Start: Place, @unchecked Sendable {
+        let startFile: String
+        let startPath: String
+
         init(file: String, path: String) {
-            self.file = file
-            self.path = path
+            startFile = file
+            startPath = path
+            super.init(parent: nil, step: .none)
         }
     }
 
@@ -23,6 +47,14 @@ struct Origin: Sendable, Equatable {
         case none
         case key(String)
         case index(Int32)
+
+        func appended(to path: String) -> String {
+            switch self {
+            case .none: path
+            case .key(let key): DocumentPath.appending(key: key, to: path)
+            case .index(let index): DocumentPath.appending(index: Int(index), to: path)
+            }
+        }
     }
 
     var file: String { place.file }
@@ -30,13 +62,7 @@ struct Origin: Sendable, Equatable {
     /// 1-based; 0 where no line applies.
     var line: Int { Int(storedLine) }
 
-    var path: String {
-        switch last {
-        case .none: place.path
-        case .key(let key): DocumentPath.appending(key: key, to: place.path)
-        case .index(let index): DocumentPath.appending(index: Int(index), to: place.path)
-        }
-    }
+    var path: String { last.appended(to: place.path) }
 
     private init(place: Place, line: Int, last: Last) {
         self.place = place
@@ -45,7 +71,7 @@ struct Origin: Sendable, Equatable {
     }
 
     init(file: String, line: Int, path: String) {
-        self.init(place: Place(file: file, path: path), line: line, last: .none)
+        self.init(place: Start(file: file, path: path), line: line, last: .none)
     }
 
     /// The same place on another line (a key of this mapping, a problem about its whole).
@@ -54,7 +80,7 @@ struct Origin: Sendable, Equatable {
     }
 
     /// This place as the container of others, on `line`: what their `child` origins are made from. Make it once
-    /// per container: each origin made from it shares its path instead of spelling it again.
+    /// per container: each origin made from it shares its place instead of making another.
     func container(line: Int) -> Origin {
         Origin(place: containerPlace, line: line, last: .none)
     }
@@ -69,10 +95,10 @@ struct Origin: Sendable, Equatable {
         Origin(place: containerPlace, line: line, last: .index(Int32(clamping: index)))
     }
 
-    /// This place as the container of others: shared when it is one already, spelled out once otherwise.
+    /// This place as the container of others: shared when it is one already, one step further otherwise.
     private var containerPlace: Place {
         if case .none = last { return place }
-        return Place(file: place.file, path: path)
+        return Place(parent: place, step: last)
     }
 
     static func == (lhs: Origin, rhs: Origin) -> Bool {
