@@ -20,8 +20,27 @@ package enum FileContents {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG || kind == S_IFCHR else { return .failure(.notAFile) }
         var bytes: [UInt8] = []
-        // A regular file's size bounds the buffer (the state directory's files are a few KB); a device may give more.
+        // A regular file is read straight into a buffer of its size (and one byte more, to see it has not grown).
         let size = kind == S_IFREG ? Int(info.st_size) : Int.max
+        if kind == S_IFREG {
+            let capacity = min(size, limit) + 1
+            var failed = false
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                while count < capacity {
+                    let n = Glibc.read(fd, buffer.baseAddress! + count, capacity - count)
+                    if n == 0 { break }
+                    guard n > 0 else {
+                        if errno == EINTR { continue }
+                        failed = true
+                        break
+                    }
+                    count += n
+                }
+            }
+            if failed { return .failure(.unreadable) }
+            if bytes.count < capacity { return .success(bytes) }
+        }
+        // A device, or a file that grew: in chunks, until its end or the limit.
         var chunk = [UInt8](repeating: 0, count: max(1, min(64 * 1024, size, limit) + 1))
         while bytes.count <= limit {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
