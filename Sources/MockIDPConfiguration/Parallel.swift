@@ -36,6 +36,42 @@ enum Parallel {
         }
     }
 
+    /// One optional element per index, for the ranges of `map` to fill side by side (each its own indices), then
+    /// taken out as one array in index order without copying an element: a copy of a tenant's entries counts a
+    /// reference for each of their values, and freeing the parts it was copied from counts them all back.
+    final class Slots<Element>: @unchecked Sendable {  // Unchecked: each index is written by one range only.
+        private let buffer: UnsafeMutableBufferPointer<Element?>
+
+        init(count: Int) {
+            buffer = .allocate(capacity: count)
+            buffer.initialize(repeating: nil)
+        }
+
+        deinit {
+            buffer.deinitialize().deallocate()
+        }
+
+        subscript(index: Int) -> Element? {
+            get { buffer[index] }
+            set { buffer[index] = newValue }
+        }
+
+        /// The element at `index`, moved out (the slot is left empty).
+        func take(at index: Int) -> Element? { buffer[index].take() }
+
+        /// The elements set, in index order, moved out (the slots are left empty).
+        func take() -> [Element] {
+            let present = buffer.reduce(0) { $1 == nil ? $0 : $0 + 1 }
+            return Array(unsafeUninitializedCapacity: present) { elements, count in
+                for index in buffer.indices {
+                    guard let element = buffer[index].take() else { continue }
+                    (elements.baseAddress! + count).initialize(to: element)
+                    count += 1
+                }
+            }
+        }
+    }
+
     /// Frees `value` on another thread: the temporaries of a large configuration (an overlay with an origin for every
     /// value, hundreds of thousands of small objects) take tens of milliseconds to free, which its caller need not
     /// wait for. A small value is freed here, which costs less than handing it over.
@@ -55,5 +91,16 @@ enum Parallel {
     private struct Shared<Result>: @unchecked Sendable {
         let body: (Range<Int>) -> Result
         let results: UnsafeMutableBufferPointer<Result?>
+    }
+}
+
+extension Array {
+    /// Calls `body` with each element where it lies, and its index. `for … in` hands out copies, and a copy of a
+    /// tenant's or an app's entry counts a reference for each of its values (a large share of validating many
+    /// tenants, in profiles).
+    func forEachInPlace(_ body: (Int, Element) throws -> Void) rethrows {
+        try withUnsafeBufferPointer { elements in
+            for index in elements.indices { try body(index, elements[index]) }
+        }
     }
 }

@@ -45,6 +45,9 @@ struct YAMLDocument {
     /// The composed document, or nil when it could not be read. It keeps the nodes' tree alive: use nodes only
     /// while the document is held.
     var tree: YAMLTree?
+    /// The items of a large `tenants:` list, composed in parts; `tree` then holds an empty list in its place, which
+    /// the decoder reads from here (once: it frees each part as it is read).
+    var listParts: ListParts?
     /// The document's root, or nil when the document is empty or could not be read.
     var root: YAMLNode? {
         guard let tree, let root = tree.root else { return nil }
@@ -69,7 +72,7 @@ struct YAMLDocument {
             let start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             return YAMLTree.composeWellFormed(UnsafeBufferPointer(rebasing: buffer[start...]))
         }
-        if let fast { return YAMLDocument(tree: fast) }
+        if let fast { return YAMLDocument(tree: fast.tree, listParts: fast.list) }
         return readCarefully(text: String(decoding: bytes, as: UTF8.self), file: file)
     }
 
@@ -82,7 +85,7 @@ struct YAMLDocument {
             let start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             return YAMLTree.composeWellFormed(UnsafeBufferPointer(rebasing: buffer[start...]))
         }
-        if let fast, let fast { return YAMLDocument(tree: fast) }
+        if let fast, let fast { return YAMLDocument(tree: fast.tree, listParts: fast.list) }
         return readCarefully(text: text, file: file)
     }
 

@@ -11,12 +11,15 @@ extension YAMLTree {
     /// private-use characters the careful reader uses as markers. Such documents take the careful reader (Yams'
     /// composer with its checks), which reports exactly what is wrong; a document this reader accepts, the
     /// careful reader accepts too and composes to the same tree.
-    static func composeWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> YAMLTree? {
+    ///
+    /// A large text's `tenants:` list may come back in parts (`composeInParts`), beside a tree that holds an empty
+    /// list in its place.
+    static func composeWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> (tree: YAMLTree, list: ListParts?)? {
         if containsMarker(bytes) { return nil }
-        if let tree = composeInParts(bytes) { return tree }
+        if let composed = composeInParts(bytes) { return composed }
         var composer = EventComposer()
         guard composer.compose(bytes) else { return nil }
-        return YAMLTree(composer.tree)
+        return (YAMLTree(composer.tree), nil)
     }
 
     /// Below libyaml's own limit (1000) in Yams' copy, so that the careful reader reports it.

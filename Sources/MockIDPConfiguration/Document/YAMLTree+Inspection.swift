@@ -17,7 +17,7 @@ package enum YAMLTreeInspection {
         var text = text
         return text.withUTF8 { bytes in
             guard !YAMLTree.containsMarker(bytes) else { return nil }
-            return YAMLTree.composeInParts(bytes, minimumBytes: 0, parts: parts).map(spelled)
+            return YAMLTree.composeInParts(bytes, minimumBytes: 0, parts: parts).map { spelled(YAMLTree.joined($0.tree, $0.list)) }
         }
     }
 

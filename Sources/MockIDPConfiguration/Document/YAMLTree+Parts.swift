@@ -26,73 +26,54 @@ extension YAMLTree {
     /// Texts smaller than this are composed whole: a cut pays for itself only on large ones.
     static let minimumBytesForParts = 1 << 20
 
-    /// The tree of a large well-formed text composed in parts, or nil to compose it whole: the text is too small,
-    /// cannot be cut safely, or is not plainly well formed (the whole compose then says so).
+    /// A large well-formed text composed in parts: the rest of the document, whose `tenants:` value is an empty
+    /// list standing in for the parts' items, and the parts. Nil to compose the text whole: it is too small, cannot
+    /// be cut safely, or is not plainly well formed (the whole compose then says so).
     static func composeInParts(_ bytes: UnsafeBufferPointer<UInt8>, minimumBytes: Int = minimumBytesForParts,
-                               parts: Int = Parallel.cores) -> YAMLTree? {
+                               parts: Int = 4 * Parallel.cores) -> (tree: YAMLTree, list: ListParts)? {
         guard bytes.count >= minimumBytes, parts > 1, let layout = ListLayout(bytes, parts: parts) else { return nil }
         // The rest of the document: the text before the list and after it, joined.
         var rest = Array(bytes[..<layout.listStart])
         rest.append(contentsOf: bytes[layout.listEnd...])
         let cuts = layout.cuts + [layout.listEnd]
-        let composed = Parallel.map(cuts.count - 1, minimumChunk: 1) { range -> [EventComposer]? in
-            var composers: [EventComposer] = []
+        let composed = Parallel.map(cuts.count - 1, minimumChunk: 1) { range -> [Builder]? in
+            var trees: [Builder] = []
             if range.lowerBound == 0 {
                 var composer = EventComposer()
                 guard rest.withUnsafeBufferPointer({ composer.compose($0) }), composer.rootIsBlockMapping else { return nil }
-                composers.append(composer)
+                trees.append(composer.tree)
             }
             for part in range {
                 var composer = EventComposer()
                 composer.baseDepth = 1
                 composer.refusesAnchors = true
-                guard composer.compose(UnsafeBufferPointer(rebasing: bytes[cuts[part]..<cuts[part + 1]])) else { return nil }
-                composers.append(composer)
+                guard composer.compose(UnsafeBufferPointer(rebasing: bytes[cuts[part]..<cuts[part + 1]])),
+                      let root = composer.tree.root, composer.tree.records[Int(root)].kind == .sequence,
+                      composer.tree.tags.count == 2 else { return nil }
+                // Lines as the whole text counts them.
+                let linesBefore = UInt32(layout.linesBeforeCuts[part])
+                for index in composer.tree.records.indices { composer.tree.records[index].line += linesBefore }
+                trees.append(composer.tree)
             }
-            return composers
+            return trees
         }
         var trees: [Builder] = []
         for result in composed {
             guard let result else { return nil }
-            trees += result.map(\.tree)
+            trees += result
         }
-        return join(rest: trees[0], parts: trees[1...], layout: layout)
-    }
-
-    /// The whole document's tree: the rest's, with its empty `tenants:` value replaced by the list of the parts'
-    /// items, every line and index moved to where the whole text has it.
-    private static func join(rest: Builder, parts: ArraySlice<Builder>, layout: ListLayout) -> YAMLTree? {
-        guard let root = rest.root, rest.records[Int(root)].kind == .mapping, rest.tags.count == 2,
-              let value = listValue(in: rest, root: root, keyLine: layout.keyLine) else { return nil }
-        var items = 0
-        for part in parts {
-            guard let partRoot = part.root, part.records[Int(partRoot)].kind == .sequence, part.tags.count == 2 else { return nil }
-            items += Int(part.records[Int(partRoot)].count)
-        }
-        var tree = Builder()
-        tree.records.reserveCapacity(rest.records.count + parts.reduce(0) { $0 + $1.records.count })
-        tree.children.reserveCapacity(rest.children.count + parts.reduce(items) { $0 + $1.children.count })
-        tree.text.reserveCapacity(rest.text.count + parts.reduce(0) { $0 + $1.text.count })
-
+        var restTree = trees.removeFirst()
+        guard let root = restTree.root, restTree.records[Int(root)].kind == .mapping, restTree.tags.count == 2,
+              let value = listValue(in: restTree, root: root, keyLine: layout.keyLine) else { return nil }
         // Lines of the rest after the list's place move down by the list's lines.
         let listLine = UInt32(layout.linesBeforeList + 1)
         let moved = UInt32(layout.linesBeforeListEnd - layout.linesBeforeList)
-        append(rest, to: &tree) { $0 >= listLine ? $0 + moved : $0 }
-        var listItems: [UInt32] = []
-        listItems.reserveCapacity(items)
-        for (part, linesBefore) in zip(parts, layout.linesBeforeCuts) {
-            let base = UInt32(tree.records.count)
-            let partRoot = part.records[Int(part.root!)]
-            for position in 0..<Int(partRoot.count) {
-                listItems.append(base + part.children[Int(partRoot.start) + position])
-            }
-            append(part, to: &tree) { $0 + UInt32(linesBefore) }
+        for index in restTree.records.indices where restTree.records[index].line >= listLine {
+            restTree.records[index].line += moved
         }
-        tree.records[Int(value)] = Record(kind: .sequence, style: 0, tag: YAMLTree.implicitTag, line: listLine,
-                                          start: UInt32(tree.children.count), count: UInt32(listItems.count))
-        tree.children += listItems
-        tree.root = root
-        return YAMLTree(tree)
+        restTree.records[Int(value)] = Record(kind: .sequence, style: 0, tag: YAMLTree.implicitTag, line: listLine, start: 0, count: 0)
+        let tree = YAMLTree(restTree)
+        return (tree, ListParts(standingIn: YAMLNode(tree: tree, index: value), parts: trees.map { YAMLTree($0) }))
     }
 
     /// The value of the root mapping's `tenants` key on `keyLine` when it is empty (the list left out), else nil.
@@ -110,17 +91,77 @@ extension YAMLTree {
         return nil
     }
 
+    /// The tree one compose of the whole text gives: `tree`'s stand-in list replaced by the parts' items. For
+    /// tests and the fuzzer, which hold the two readers to each other; the decoder reads the parts as they are.
+    static func joined(_ tree: YAMLTree, _ list: ListParts) -> YAMLTree {
+        var joined = Builder()
+        append(tree, to: &joined)
+        var items: [UInt32] = []
+        for part in 0..<list.count {
+            let partTree = list.tree(part)
+            let base = UInt32(joined.records.count)
+            let root = partTree.records[Int(partTree.root!)]
+            for position in 0..<Int(root.count) { items.append(base + partTree.children[Int(root.start) + position]) }
+            append(partTree, to: &joined)
+        }
+        joined.records[Int(list.placeholder)].start = UInt32(joined.children.count)
+        joined.records[Int(list.placeholder)].count = UInt32(items.count)
+        joined.children += items
+        joined.root = tree.root
+        return YAMLTree(joined)
+    }
+
     /// Appends `part`'s records, children and text to `tree`, its indices moved past what `tree` holds.
-    private static func append(_ part: Builder, to tree: inout Builder, line: (UInt32) -> UInt32) {
+    private static func append(_ part: YAMLTree, to tree: inout Builder) {
         let recordBase = UInt32(tree.records.count), childBase = UInt32(tree.children.count), textBase = UInt32(tree.text.count)
         for var record in part.records {
             record.start += record.kind == .scalar ? textBase : childBase
-            record.line = line(record.line)
             tree.records.append(record)
         }
         for child in part.children { tree.children.append(child + recordBase) }
         tree.text += part.text
     }
+}
+
+/// The items of a document's `tenants:` list composed in parts (`YAMLTree.composeInParts`), each part a tree whose
+/// root is a list of items. The decoder reads them part by part and frees each part once its items are read, so that
+/// a large file's tree is not held whole beside everything decoded from it.
+final class ListParts: @unchecked Sendable {  // Unchecked: each part is taken by one reader, once.
+    /// The stand-in list in the document's tree.
+    let placeholder: UInt32
+    private let document: ObjectIdentifier
+    private let trees: Parallel.Slots<YAMLTree>
+    /// Per part: the list index of its first item.
+    let firstItems: [Int]
+    /// The items in all parts.
+    let itemCount: Int
+
+    init(standingIn placeholder: YAMLNode, parts: [YAMLTree]) {
+        self.placeholder = placeholder.index
+        document = ObjectIdentifier(placeholder.tree)
+        trees = Parallel.Slots(count: parts.count)
+        var first = 0, firstItems: [Int] = []
+        for (index, part) in parts.enumerated() {
+            trees[index] = part
+            firstItems.append(first)
+            first += Int(part.records[Int(part.root!)].count)
+        }
+        self.firstItems = firstItems
+        itemCount = first
+    }
+
+    var count: Int { firstItems.count }
+
+    /// Whether `node` is the stand-in list, whose items these parts hold.
+    func isStandIn(_ node: YAMLNode) -> Bool {
+        node.index == placeholder && ObjectIdentifier(node.tree) == document
+    }
+
+    /// Part `index`'s tree, still held here.
+    func tree(_ index: Int) -> YAMLTree { trees[index]! }
+
+    /// Part `index`'s tree, no longer held here: it is freed with the caller's last reference.
+    func take(_ index: Int) -> YAMLTree? { trees.take(at: index) }
 }
 
 /// Where a text's `tenants:` list is and where it may be cut (see `YAMLTree.composeInParts`).
@@ -173,7 +214,7 @@ struct ListLayout {
             offset = lineEnd + 1
             lines += 1
         }
-        guard items.count >= parts else { return nil }
+        guard items.count >= 2 else { return nil }
         if listEnd == 0 {
             listEnd = count
             linesBeforeListEnd = lines

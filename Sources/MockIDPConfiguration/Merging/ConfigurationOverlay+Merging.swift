@@ -23,7 +23,7 @@ extension ConfigurationOverlay {
             tenants = later.tenants
             return
         }
-        var earlier = FirstIndex(tenants.map(\.id.value))
+        var earlier = FirstIndex(tenants.map { $0.id.value })
         for tenant in later.tenants {
             if let index = earlier.claim(tenant.id.value) {
                 tenants[index].merge(tenant)
@@ -42,17 +42,28 @@ extension ConfigurationOverlay {
         return IdentityProviderConfiguration(
             tokens: settings,
             hosts: hosts.map(\.value),
-            // Many tenants are built on several cores; each reads only its own overlay.
-            tenants: Parallel.map(tenants.count, minimumChunk: 256) { range in
-                tenants[range].map { tenant in
-                    Tenant(id: tenant.id.value, domains: tenant.domains.map(\.value), name: tenant.name?.value,
-                           cloud: tenant.cloud?.value ?? .public, signIn: tenant.signIn?.value ?? SignInSettings(), b2c: tenant.b2c?.value,
-                           users: tenant.users.map(\.user), apps: tenant.apps.map(\.app),
-                           managedIdentities: tenant.managedIdentities.map(\.identity), groups: tenant.groups.map(\.group),
-                           regionSubScope: tenant.regionSubScope?.value)
-                }
-            }.flatMap { $0 },
+            tenants: built(tenants: tenants),
             trustedIssuers: trustedIssuers.compactMap(\.trustedIssuer))
+    }
+
+    /// Many tenants are built on several cores; each reads only its own overlay.
+    private func built(tenants: [TenantOverlay]) -> [Tenant] {
+        let built = Parallel.Slots<Tenant>(count: tenants.count)
+        _ = Parallel.map(tenants.count, minimumChunk: 256) { range in
+            tenants.withUnsafeBufferPointer { tenants in
+                for index in range { built[index] = Self.tenant(tenants[index]) }
+            }
+        }
+        return built.take()
+    }
+
+    /// A tenant of the configuration. (Closures, not key paths: a key path applied to an entry copies it whole.)
+    private static func tenant(_ tenant: TenantOverlay) -> Tenant {
+        Tenant(id: tenant.id.value, domains: tenant.domains.map { $0.value }, name: tenant.name?.value,
+               cloud: tenant.cloud?.value ?? .public, signIn: tenant.signIn?.value ?? SignInSettings(), b2c: tenant.b2c?.value,
+               users: tenant.users.map { $0.user }, apps: tenant.apps.map { $0.app },
+               managedIdentities: tenant.managedIdentities.map { $0.identity }, groups: tenant.groups.map { $0.group },
+               regionSubScope: tenant.regionSubScope?.value)
     }
 
     /// An overlay of a built configuration, for merging built configurations: having no origin in a file,

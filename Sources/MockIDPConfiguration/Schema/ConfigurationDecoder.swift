@@ -9,6 +9,8 @@ struct ConfigurationDecoder {
     let baseDirectory: String
     var problems = ProblemList()
     var reportedDuplicateLines: Set<Int> = []
+    /// The document's `tenants:` items composed in parts, while the document is decoded (see `YAMLDocument.listParts`).
+    private var listParts: ListParts?
 
     init(file: String, baseDirectory: String) {
         self.file = file
@@ -20,7 +22,11 @@ struct ConfigurationDecoder {
         problems.append(contentsOf: document.problems)
         var overlay = ConfigurationOverlay()
         // An empty document (or one of comments only) is a configuration without tenants.
-        if let root = document.root, !root.isNull { overlay = withExtendedLifetime(document) { decodeRoot(root) } }
+        if let root = document.root, !root.isNull {
+            listParts = document.listParts
+            defer { listParts = nil }
+            overlay = withExtendedLifetime(document) { decodeRoot(root) }
+        }
         for duplicate in document.duplicateKeys where !reportedDuplicateLines.contains(duplicate.line) {
             // A duplicate inside a part the schema does not read (under an unknown key): no path to give.
             problems.append(ConfigurationProblem(file: file, line: duplicate.line, path: "", reason: "duplicate key '\(duplicate.key)'"))
@@ -60,28 +66,57 @@ struct ConfigurationDecoder {
         }
     }
 
-    /// The `tenants:` entries with a valid id, in order. Each tenant reads only its own nodes, so a long list is
-    /// read on several cores at once; problems come out in the order one pass would find them.
-    mutating func tenants(_ items: [ListItem]) -> [TenantOverlay] {
+    /// The `tenants:` entries with a valid id, in order.
+    mutating func tenants(_ node: YAMLNode, at origin: Origin) -> [TenantOverlay] {
+        if let list = listParts, list.isStandIn(node) {
+            listParts = nil
+            return tenants(inParts: list, at: origin)
+        }
+        return tenants(items(node, at: origin, notAList: "must be a list of tenants"))
+    }
+
+    /// The entries of a list composed in parts, part by part on several cores, each part's tree freed as soon as
+    /// its items are read. Problems come out in the order one pass would find them.
+    private mutating func tenants(inParts list: ListParts, at origin: Origin) -> [TenantOverlay] {
         let (file, baseDirectory) = (file, baseDirectory)
-        let parts = Parallel.map(items.count, minimumChunk: 256) { range in
+        let container = origin.container(line: origin.line)
+        let tenants = Parallel.Slots<TenantOverlay>(count: list.itemCount)
+        let parts = Parallel.map(list.count, minimumChunk: 1) { range in
             var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
-            var tenants: [TenantOverlay] = []
-            tenants.reserveCapacity(range.count)
-            for item in items[range] {
-                if let tenant = decoder.tenant(item.node, at: item.origin) { tenants.append(tenant) }
+            for part in range {
+                guard let tree = list.take(part), let root = tree.root else { continue }
+                withExtendedLifetime(tree) {
+                    guard case .sequence(let items) = YAMLNode(tree: tree, index: root).content else { return }
+                    for (offset, item) in items.enumerated() {
+                        let index = list.firstItems[part] + offset
+                        tenants[index] = decoder.tenant(item, at: container.child(index: index, line: item.line))
+                    }
+                }
             }
-            return (tenants: tenants, problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
+            return (problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
         }
         for part in parts {
             problems.append(contentsOf: part.problems)
             reportedDuplicateLines.formUnion(part.duplicateLines)
         }
-        guard parts.count > 1 else { return parts.first?.tenants ?? [] }
-        var tenants: [TenantOverlay] = []
-        tenants.reserveCapacity(items.count)
-        for part in parts { tenants += part.tenants }
-        return tenants
+        return tenants.take()
+    }
+
+    /// The `tenants:` entries with a valid id, in order. Each tenant reads only its own nodes, so a long list is
+    /// read on several cores at once; problems come out in the order one pass would find them.
+    mutating func tenants(_ items: [ListItem]) -> [TenantOverlay] {
+        let (file, baseDirectory) = (file, baseDirectory)
+        let tenants = Parallel.Slots<TenantOverlay>(count: items.count)
+        let parts = Parallel.map(items.count, minimumChunk: 256) { range in
+            var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
+            for index in range { tenants[index] = decoder.tenant(items[index].node, at: items[index].origin) }
+            return (problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
+        }
+        for part in parts {
+            problems.append(contentsOf: part.problems)
+            reportedDuplicateLines.formUnion(part.duplicateLines)
+        }
+        return tenants.take()
     }
 
     /// One `tenants:` entry; nil without a valid id.

@@ -24,7 +24,7 @@ struct ConfigurationValidator {
         }
         let parts = Parallel.map(2, minimumChunk: overlay.tenants.count >= 256 ? 1 : 2) { jobs in
             jobs.map { job -> Part in
-                guard job == 0 else { return .directories(APIDirectory(overlay), tenantIDs: Set(overlay.tenants.map(\.id.value))) }
+                guard job == 0 else { return .directories(APIDirectory(overlay), tenantIDs: Set(overlay.tenants.map { $0.id.value })) }
                 var across = ConfigurationValidator(overlay: overlay)
                 across.checkTenantIDs()
                 across.checkDomains()
@@ -43,13 +43,16 @@ struct ConfigurationValidator {
         // Each tenant's own rules read only the (shared, unchanged) overlay: many tenants are checked on several cores.
         let perTenant = Parallel.map(overlay.tenants.count, minimumChunk: 256) { range in
             var part = ConfigurationValidator(overlay: overlay)
-            for tenantIndex in range {
-                part.checkUsers(of: overlay.tenants[tenantIndex])
-                part.checkApps(of: overlay.tenants[tenantIndex])
-                part.checkGroups(of: overlay.tenants[tenantIndex])
-                part.checkRegionSubScope(of: overlay.tenants[tenantIndex])
-                part.checkAPIPermissions(of: tenantIndex, apis: apis)
-                part.checkFederatedIssuers(of: overlay.tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
+            // The tenants where they lie: passing `overlay.tenants[i]` copied each one.
+            overlay.tenants.withUnsafeBufferPointer { tenants in
+                for tenantIndex in range {
+                    part.checkUsers(of: tenants[tenantIndex])
+                    part.checkApps(of: tenants[tenantIndex])
+                    part.checkGroups(of: tenants[tenantIndex])
+                    part.checkRegionSubScope(of: tenants[tenantIndex])
+                    part.checkAPIPermissions(of: tenants[tenantIndex], at: tenantIndex, apis: apis)
+                    part.checkFederatedIssuers(of: tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
+                }
             }
             return part.problems
         }
@@ -112,18 +115,19 @@ struct ConfigurationValidator {
 
     private mutating func checkUsers(of tenant: TenantOverlay) {
         var usernames: [String: Origin] = [:]
-        var objectIDs: [String: UserEntry] = [:]
-        for entry in tenant.users {
+        /// Object ID → the user's index.
+        var objectIDs: [String: Int] = [:]
+        tenant.users.forEachInPlace { index, entry in
             let key = entry.user.username.lowercasedUnlessLower
             if let first = usernames[key] {
                 report(entry.usernameOrigin, "user '\(entry.user.username)' is already declared at \(first.reference(from: entry.usernameOrigin))")
-                continue
+                return
             }
             usernames[key] = entry.usernameOrigin
-            if let other = objectIDs[entry.user.objectID] {
+            if let other = objectIDs[entry.user.objectID].map({ tenant.users[$0] }) {
                 report(entry.objectIDOrigin, "object id \(entry.user.objectID) is already the oid of '\(other.user.username)' (\(other.objectIDOrigin.reference(from: entry.objectIDOrigin)))")
             } else {
-                objectIDs[entry.user.objectID] = entry
+                objectIDs[entry.user.objectID] = index
             }
             if let home = entry.user.homeTenantID, home == tenant.id.value, let origin = entry.homeTenantOrigin {
                 report(origin, "a guest's home tenant must be another tenant than the one the user is in")
@@ -133,28 +137,34 @@ struct ConfigurationValidator {
 
     private mutating func checkApps(of tenant: TenantOverlay) {
         var clientIDs: [String: Origin] = [:]
-        var identifierURIs: [String: (app: ApplicationEntry, origin: Origin)] = [:]
-        for entry in tenant.apps {
-            if let first = clientIDs[entry.app.clientID] {
-                report(entry.clientIDOrigin, "app \(entry.app.clientID) is already declared at \(first.reference(from: entry.clientIDOrigin))")
+        /// Identifier URI → the app (its index) and where the URI is.
+        var identifierURIs: [String: (app: Int, origin: Origin)] = [:]
+        tenant.apps.forEachInPlace { index, entry in
+            checkApp(entry, at: index, of: tenant, clientIDs: &clientIDs, identifierURIs: &identifierURIs)
+        }
+    }
+
+    private mutating func checkApp(_ entry: ApplicationEntry, at index: Int, of tenant: TenantOverlay, clientIDs: inout [String: Origin],
+                                   identifierURIs: inout [String: (app: Int, origin: Origin)]) {
+        if let first = clientIDs[entry.app.clientID] {
+            report(entry.clientIDOrigin, "app \(entry.app.clientID) is already declared at \(first.reference(from: entry.clientIDOrigin))")
+            return
+        }
+        clientIDs[entry.app.clientID] = entry.clientIDOrigin
+        checkCredentials(of: entry)
+        for (uri, origin) in zip(entry.app.redirectURIs, entry.redirectURIOrigins) {
+            checkRedirectURI(uri, at: origin, type: entry.app.type)
+        }
+        for (uri, origin) in zip(entry.app.identifierURIs, entry.identifierURIOrigins) {
+            guard let parts = URIReference(uri), !parts.hasFragment else {
+                report(origin, "must be an absolute URI such as api://contoso-api, without a fragment (#)")
                 continue
             }
-            clientIDs[entry.app.clientID] = entry.clientIDOrigin
-            checkCredentials(of: entry)
-            for (uri, origin) in zip(entry.app.redirectURIs, entry.redirectURIOrigins) {
-                checkRedirectURI(uri, at: origin, type: entry.app.type)
-            }
-            for (uri, origin) in zip(entry.app.identifierURIs, entry.identifierURIOrigins) {
-                guard let parts = URIReference(uri), !parts.hasFragment else {
-                    report(origin, "must be an absolute URI such as api://contoso-api, without a fragment (#)")
-                    continue
-                }
-                let key = uri.lowercasedUnlessLower
-                if let other = identifierURIs[key] {
-                    report(origin, "'\(uri)' is already an identifier URI of \(other.app.app.displayName) (\(other.origin.reference(from: origin)))")
-                } else {
-                    identifierURIs[key] = (entry, origin)
-                }
+            let key = uri.lowercasedUnlessLower
+            if let other = identifierURIs[key] {
+                report(origin, "'\(uri)' is already an identifier URI of \(tenant.apps[other.app].app.displayName) (\(other.origin.reference(from: origin)))")
+            } else {
+                identifierURIs[key] = (index, origin)
             }
         }
     }
@@ -226,29 +236,30 @@ struct ConfigurationValidator {
 
     /// Each API an app names must be Microsoft Graph, an app of its tenant, or a multi-tenant app of another
     /// tenant; each value one of that API's scopes or app roles.
-    private mutating func checkAPIPermissions(of tenantIndex: Int, apis: APIDirectory) {
-        let tenant = overlay.tenants[tenantIndex]
-        for entry in tenant.apps {
-            for (permission, origins) in zip(entry.app.apiPermissions, entry.permissionOrigins) {
-                let key = APIDirectory.key(permission.resource)
-                if APIDirectory.graphNames.contains(key) {
-                    for (value, origin) in zip(permission.values, origins.values) where !Self.isGraphPermission(value) {
-                        report(origin, "'\(value)' is not a Microsoft Graph permission (such as User.Read or Mail.ReadWrite.All)")
-                    }
-                    continue
+    private mutating func checkAPIPermissions(of tenant: TenantOverlay, at tenantIndex: Int, apis: APIDirectory) {
+        tenant.apps.forEachInPlace { _, entry in checkAPIPermissions(of: entry, in: tenantIndex, apis: apis) }
+    }
+
+    private mutating func checkAPIPermissions(of entry: ApplicationEntry, in tenantIndex: Int, apis: APIDirectory) {
+        for (permission, origins) in zip(entry.app.apiPermissions, entry.permissionOrigins) {
+            let key = APIDirectory.key(permission.resource)
+            if APIDirectory.graphNames.contains(key) {
+                for (value, origin) in zip(permission.values, origins.values) where !Self.isGraphPermission(value) {
+                    report(origin, "'\(value)' is not a Microsoft Graph permission (such as User.Read or Mail.ReadWrite.All)")
                 }
-                guard let api = apis.resolve(key, from: tenantIndex) else {
-                    if let elsewhere = apis.anyTenant(key) {
-                        report(origins.resource, "names \(elsewhere.app.displayName) of tenant \(Self.name(of: overlay.tenants[elsewhere.tenant])), which is not multiTenant")
-                    } else {
-                        report(origins.resource, "no app of this tenant (nor a multiTenant app of another) has this client id or identifier URI")
-                    }
-                    continue
+                continue
+            }
+            guard let api = apis.resolve(key, from: tenantIndex) else {
+                if let elsewhere = apis.anyTenant(key) {
+                    report(origins.resource, "names \(elsewhere.app.displayName) of tenant \(Self.name(of: overlay.tenants[elsewhere.tenant])), which is not multiTenant")
+                } else {
+                    report(origins.resource, "no app of this tenant (nor a multiTenant app of another) has this client id or identifier URI")
                 }
-                let exposed = Set(api.scopes + api.appRoles)
-                for (value, origin) in zip(permission.values, origins.values) where !exposed.contains(value) {
-                    report(origin, "'\(value)' is neither a scope nor an app role of \(api.displayName)")
-                }
+                continue
+            }
+            let exposed = Set(api.scopes + api.appRoles)
+            for (value, origin) in zip(permission.values, origins.values) where !exposed.contains(value) {
+                report(origin, "'\(value)' is neither a scope nor an app role of \(api.displayName)")
             }
         }
     }
@@ -256,8 +267,9 @@ struct ConfigurationValidator {
     /// Each federated credential's issuer must be trusted: a `trustedIssuers` entry (which says where its keys
     /// are), or the v2 issuer of one of this server's tenants (checked against the server's own keys).
     private mutating func checkFederatedIssuers(of tenant: TenantOverlay, trusted: Set<String>, tenantIDs: Set<String>) {
-        for entry in tenant.apps {
-            for (credential, origin) in zip(entry.app.federatedCredentials, entry.federatedCredentialIssuerOrigins) {
+        for index in tenant.apps.indices where !tenant.apps[index].app.federatedCredentials.isEmpty {
+            let issuers = zip(tenant.apps[index].app.federatedCredentials, tenant.apps[index].federatedCredentialIssuerOrigins)
+            for (credential, origin) in issuers {
                 if trusted.contains(credential.issuer) { continue }
                 if let tenantID = TrustedIssuer.ownTenantID(ofIssuer: credential.issuer), tenantIDs.contains(tenantID) { continue }
                 report(origin, "issuer '\(credential.issuer)' is not trusted: add it to trustedIssuers (with jwks or jwksUri), "

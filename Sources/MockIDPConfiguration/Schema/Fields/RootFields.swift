@@ -22,7 +22,7 @@ package enum RootFields {
     package static let tenants = RootField<Nested>(
         "tenants", .list(.mapping(TenantFields.table.schema)), "The tenants served, with their users and apps.",
         read: { decoder, node, origin, overlay in
-            let tenants = decoder.tenants(decoder.items(node, at: origin, notAList: "must be a list of tenants"))
+            let tenants = decoder.tenants(node, at: origin)
             // Taken whole when there is nothing before them (copying would retain every value of every tenant).
             if overlay.tenants.isEmpty { overlay.tenants = tenants } else { overlay.tenants += tenants }
         },
