@@ -4,8 +4,10 @@ import Glibc
 #endif
 
 /// A large configuration is nearly all one list: the items of its top-level `tenants:` key. libyaml reads a text on
-/// one core at about 40 MB/s, so such a list is cut into parts at item boundaries, the parts are composed on several
-/// cores at once, and their trees are joined into the tree one compose of the whole text gives.
+/// one core at about 40 MB/s, so such a list is cut into parts at item boundaries and the parts are composed on several
+/// cores at once. The parts' items, read in order, are the items one compose of the whole text gives, with the same
+/// lines (`joined` makes that one tree, for the tests that hold the two to each other); the decoder reads the parts
+/// as they are and frees each once read (`ListParts`).
 ///
 /// A cut is made only where the text's lines alone show it is safe, and the composes confirm it:
 ///
