@@ -49,10 +49,7 @@ package enum ConfigurationLoader {
         }
         problems.append(contentsOf: ConfigurationValidator.problems(in: merged))
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.sorted(fileOrder: paths)) }
-        let configuration = merged.configuration
-        let tenants = merged.tenants.count
-        Parallel.release(merged, unlessSmallerThan: 256, count: tenants)
-        return configuration
+        return merged.takeConfiguration()
     }
 
     /// Frees a configuration its caller is done with on another thread, when it is large (see `Parallel.release`).
@@ -66,11 +63,11 @@ package enum ConfigurationLoader {
     package static func parse(text: String, fileName: String, baseDirectory: String) throws(ConfigurationError)
         -> IdentityProviderConfiguration {
         var decoder = ConfigurationDecoder(file: fileName, baseDirectory: baseDirectory)
-        let overlay = decoder.decode(YAMLDocument.read(text: text, file: fileName))
+        var overlay = decoder.decode(YAMLDocument.read(text: text, file: fileName))
         var problems = decoder.problems
         problems.append(contentsOf: ConfigurationValidator.problems(in: overlay))
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.sorted(fileOrder: [fileName])) }
-        return overlay.configuration
+        return overlay.takeConfiguration()
     }
 
     /// Merges configurations in order, as `load(paths:)` merges files:

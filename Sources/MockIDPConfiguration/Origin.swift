@@ -74,6 +74,9 @@ struct Origin: Sendable, Equatable {
         self.init(place: Start(file: file, path: path), line: line, last: .none)
     }
 
+    /// The origin of a value no file holds (a built configuration's).
+    static let nowhere = Origin(file: "", line: 0, path: "")
+
     /// The same place on another line (a key of this mapping, a problem about its whole).
     func at(line: Int) -> Origin {
         Origin(place: place, line: line, last: last)

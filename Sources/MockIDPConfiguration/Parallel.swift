@@ -36,10 +36,46 @@ enum Parallel {
         }
     }
 
-    /// One optional element per index, for the ranges of `map` to fill side by side (each its own indices), then
-    /// taken out as one array in index order without copying an element: a copy of a tenant's entries counts a
-    /// reference for each of their values, and freeing the parts it was copied from counts them all back.
-    final class Slots<Element>: @unchecked Sendable {  // Unchecked: each index is written by one range only.
+    /// `body` over the ranges of `map` (of `jobs` items), each giving elements through `put` at indices below
+    /// `capacity` (default `count`), at most one per index and no index from two ranges; and the elements in index
+    /// order as one array, with each range's result. The elements are written where the array keeps them, not
+    /// copied there from the ranges' arrays afterwards: a copy of a tenant's entries counts a reference for each of
+    /// their values, and the copied-from arrays would be held beside it.
+    static func compactMap<Element, Result>(_ jobs: Int, minimumChunk: Int, capacity: Int? = nil,
+                                            _ body: (Range<Int>, _ put: (Int, Element) -> Void) -> Result)
+        -> (elements: [Element], results: [Result]) {
+        var results: [Result] = []
+        let count = capacity ?? jobs
+        let elements = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let present = UnsafeMutableBufferPointer<Bool>.allocate(capacity: count)
+            present.initialize(repeating: false)
+            defer { present.deallocate() }
+            let shared = Destination(elements: buffer, present: present)
+            results = map(jobs, minimumChunk: minimumChunk) { range in
+                body(range) { index, element in
+                    precondition(index < count && !shared.present[index], "one element per index")
+                    (shared.elements.baseAddress! + index).initialize(to: element)
+                    shared.present[index] = true
+                }
+            }
+            // The indices without an element close up, in order.
+            for index in 0..<count where present[index] {
+                if index != initialized { (buffer.baseAddress! + initialized).moveInitialize(from: buffer.baseAddress! + index, count: 1) }
+                initialized += 1
+            }
+        }
+        return (elements, results)
+    }
+
+    /// Where the ranges of `compactMap` write, each at its own indices.
+    private struct Destination<Element>: @unchecked Sendable {
+        let elements: UnsafeMutableBufferPointer<Element>
+        let present: UnsafeMutableBufferPointer<Bool>
+    }
+
+    /// One optional element per index, each taken out once by whoever needs it (the parts of a list, freed as
+    /// they are read).
+    final class Slots<Element>: @unchecked Sendable {  // Unchecked: each index is written or taken by one thread.
         private let buffer: UnsafeMutableBufferPointer<Element?>
 
         init(count: Int) {
@@ -58,18 +94,6 @@ enum Parallel {
 
         /// The element at `index`, moved out (the slot is left empty).
         func take(at index: Int) -> Element? { buffer[index].take() }
-
-        /// The elements set, in index order, moved out (the slots are left empty).
-        func take() -> [Element] {
-            let present = buffer.reduce(0) { $1 == nil ? $0 : $0 + 1 }
-            return Array(unsafeUninitializedCapacity: present) { elements, count in
-                for index in buffer.indices {
-                    guard let element = buffer[index].take() else { continue }
-                    (elements.baseAddress! + count).initialize(to: element)
-                    count += 1
-                }
-            }
-        }
     }
 
     /// Frees `value` on another thread: the temporaries of a large configuration (an overlay with an origin for every

@@ -35,26 +35,31 @@ extension ConfigurationOverlay {
 
     /// The configuration this overlay describes, defaults filled in.
     var configuration: IdentityProviderConfiguration {
+        var overlay = self
+        return overlay.takeConfiguration()
+    }
+
+    /// The configuration this overlay describes, defaults filled in; the tenants are moved out of the overlay,
+    /// each freed once its tenant is built, so that a large overlay is not held whole beside what is built from it.
+    mutating func takeConfiguration() -> IdentityProviderConfiguration {
         var settings = TokenSettings()
         if let value = tokens.lifetime { settings.lifetime = value.value }
         if let value = tokens.refreshLifetime { settings.refreshLifetime = value.value }
         if let value = tokens.codeLifetime { settings.codeLifetime = value.value }
-        return IdentityProviderConfiguration(
-            tokens: settings,
-            hosts: hosts.map(\.value),
-            tenants: built(tenants: tenants),
-            trustedIssuers: trustedIssuers.compactMap(\.trustedIssuer))
-    }
-
-    /// Many tenants are built on several cores; each reads only its own overlay.
-    private func built(tenants: [TenantOverlay]) -> [Tenant] {
-        let built = Parallel.Slots<Tenant>(count: tenants.count)
-        _ = Parallel.map(tenants.count, minimumChunk: 256) { range in
-            tenants.withUnsafeBufferPointer { tenants in
-                for index in range { built[index] = Self.tenant(tenants[index]) }
-            }
+        // Many tenants are built on several cores; each moves out only its own overlay, leaving an empty one.
+        let empty = TenantOverlay(origin: Origin.nowhere, id: Sourced(value: "", origin: Origin.nowhere))
+        let built = tenants.withUnsafeMutableBufferPointer { overlays in
+            Parallel.compactMap(overlays.count, minimumChunk: 256) { range, put in
+                for index in range {
+                    let overlay = (overlays.baseAddress! + index).move()
+                    (overlays.baseAddress! + index).initialize(to: empty)
+                    put(index, Self.tenant(overlay))
+                }
+            }.elements
         }
-        return built.take()
+        tenants = []
+        return IdentityProviderConfiguration(tokens: settings, hosts: hosts.map(\.value), tenants: built,
+                                             trustedIssuers: trustedIssuers.compactMap(\.trustedIssuer))
     }
 
     /// A tenant of the configuration. (Closures, not key paths: a key path applied to an entry copies it whole.)
@@ -69,7 +74,7 @@ extension ConfigurationOverlay {
     /// An overlay of a built configuration, for merging built configurations: having no origin in a file,
     /// a value equal to its default counts as not set.
     init(_ configuration: IdentityProviderConfiguration) {
-        let nowhere = Origin(file: "", line: 0, path: "")
+        let nowhere = Origin.nowhere
         func sourced<Value: Equatable>(_ value: Value, unless standard: Value) -> Sourced<Value>? {
             value == standard ? nil : Sourced(value: value, origin: nowhere)
         }

@@ -80,8 +80,8 @@ struct ConfigurationDecoder {
     private mutating func tenants(inParts list: ListParts, at origin: Origin) -> [TenantOverlay] {
         let (file, baseDirectory) = (file, baseDirectory)
         let container = origin.container(line: origin.line)
-        let tenants = Parallel.Slots<TenantOverlay>(count: list.itemCount)
-        let parts = Parallel.map(list.count, minimumChunk: 1) { range in
+        // Ranges of parts; each tenant is put at its index in the whole list.
+        let (tenants, parts) = Parallel.compactMap(list.count, minimumChunk: 1, capacity: list.itemCount) { range, put in
             var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
             for part in range {
                 guard let tree = list.take(part), let root = tree.root else { continue }
@@ -89,7 +89,7 @@ struct ConfigurationDecoder {
                     guard case .sequence(let items) = YAMLNode(tree: tree, index: root).content else { return }
                     for (offset, item) in items.enumerated() {
                         let index = list.firstItems[part] + offset
-                        tenants[index] = decoder.tenant(item, at: container.child(index: index, line: item.line))
+                        if let tenant = decoder.tenant(item, at: container.child(index: index, line: item.line)) { put(index, tenant) }
                     }
                 }
             }
@@ -99,24 +99,25 @@ struct ConfigurationDecoder {
             problems.append(contentsOf: part.problems)
             reportedDuplicateLines.formUnion(part.duplicateLines)
         }
-        return tenants.take()
+        return tenants
     }
 
     /// The `tenants:` entries with a valid id, in order. Each tenant reads only its own nodes, so a long list is
     /// read on several cores at once; problems come out in the order one pass would find them.
     mutating func tenants(_ items: [ListItem]) -> [TenantOverlay] {
         let (file, baseDirectory) = (file, baseDirectory)
-        let tenants = Parallel.Slots<TenantOverlay>(count: items.count)
-        let parts = Parallel.map(items.count, minimumChunk: 256) { range in
+        let (tenants, parts) = Parallel.compactMap(items.count, minimumChunk: 256) { range, put in
             var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
-            for index in range { tenants[index] = decoder.tenant(items[index].node, at: items[index].origin) }
+            for index in range {
+                if let tenant = decoder.tenant(items[index].node, at: items[index].origin) { put(index, tenant) }
+            }
             return (problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
         }
         for part in parts {
             problems.append(contentsOf: part.problems)
             reportedDuplicateLines.formUnion(part.duplicateLines)
         }
-        return tenants.take()
+        return tenants
     }
 
     /// One `tenants:` entry; nil without a valid id.
