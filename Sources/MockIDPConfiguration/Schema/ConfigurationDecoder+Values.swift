@@ -18,8 +18,8 @@ struct MappingFields {
 
     /// Where the value of row `index` is: its line (the key's line when the value is empty) and path.
     func origin(ofRow index: Int) -> Origin {
-        guard let slot = slots[index] else { return origin.child(key: keys[index], line: origin.line) }
-        return origin.child(key: keys[index], line: slot.value.isNull ? slot.keyNode.line : slot.value.line)
+        guard let slot = slots[index] else { return origin.child(row: index, line: origin.line) }
+        return origin.child(row: index, line: slot.value.isNull ? slot.keyNode.line : slot.value.line)
     }
 
     /// Where the field's value is; the mapping's line when it does not spell the key.
@@ -58,7 +58,7 @@ extension ConfigurationDecoder {
             report(origin, notAMapping)
             return nil
         }
-        let here = origin.container(line: node.line)
+        let here = origin.container(line: node.line, keys: table.keyTable)
         var fields = MappingFields(origin: here, keys: table.keys, slots: Array(repeating: nil, count: table.keys.count))
         for entry in pairs(of: mapping, at: here) {
             if let index = table.row(of: entry.key) {

@@ -13,6 +13,8 @@ package struct FieldTable<Target, Model>: Sendable {
     let rows: [FieldRow<Target, Model>]
     /// The keys, in order.
     let keys: [String]
+    /// The keys again, for origins to name by row.
+    let keyTable: FieldKeys
     /// The rows in the order the decoder reads them: the table's, unless told (`reading(_:before:)`).
     private(set) var readingOrder: [Int]
     private let rowIndex: [String: Int]
@@ -24,6 +26,7 @@ package struct FieldTable<Target, Model>: Sendable {
         // A closure, not `\.schema.key`: that key path failed at run time here ("could not demangle keypath
         // type") with Swift 6.3.
         keys = rows.map { $0.schema.key }
+        keyTable = FieldKeys(keys)
         var index: [String: Int] = [:]
         for (offset, key) in keys.enumerated() {
             guard index[key] == nil else { preconditionFailure("a mapping's field table names each key once: '\(key)' twice") }
