@@ -302,47 +302,60 @@ private struct APIDirectory {
 
     /// The tenants the places point into (shared with the overlay, not copied).
     private let tenants: [TenantOverlay]
-    /// Per tenant: key → app.
-    private var byTenant: [[String: Place]] = []
+    /// The first app of any tenant by each key: also each tenant's own app by a key no earlier tenant uses. (One
+    /// table for all tenants: a table per tenant cost 10,000 small tables for as many tenants.)
+    private var firstPlace: [String: Place] = [:]
+    /// A tenant's first app by a key an earlier tenant uses too (rare: identifier URIs reused across tenants).
+    private var laterPlace: [TenantKey: Place] = [:]
     /// Multi-tenant apps of every tenant: key → app (the first declared wins).
     private var multiTenant: [String: Place] = [:]
-    /// Any app of any tenant, to explain a refusal.
-    private var anyPlace: [String: Place] = [:]
+
+    private struct TenantKey: Hashable {
+        var tenant: Int32
+        var key: String
+    }
 
     init(_ overlay: ConfigurationOverlay) {
         tenants = overlay.tenants
         let apps = overlay.tenants.reduce(0) { $0 + $1.apps.count }
-        byTenant.reserveCapacity(overlay.tenants.count)
-        anyPlace.reserveCapacity(2 * apps)
+        firstPlace.reserveCapacity(2 * apps)
         for tenantIndex in tenants.indices {
-            var names: [String: Place] = [:]
             for appIndex in tenants[tenantIndex].apps.indices {
                 // The fields are read where they are: a copy of an `Application` counts a reference for each of them.
                 let place = Place(tenant: Int32(tenantIndex), app: Int32(appIndex))
                 let isMultiTenant = tenants[tenantIndex].apps[appIndex].app.multiTenant
                 func add(_ name: String) {
                     let key = Self.key(name)
-                    if names[key] == nil { names[key] = place }
+                    if let first = firstPlace[key] {
+                        let own = TenantKey(tenant: place.tenant, key: key)
+                        if first.tenant != place.tenant && laterPlace[own] == nil { laterPlace[own] = place }
+                    } else {
+                        firstPlace[key] = place
+                    }
                     if isMultiTenant && multiTenant[key] == nil { multiTenant[key] = place }
-                    if anyPlace[key] == nil { anyPlace[key] = place }
                 }
                 add(tenants[tenantIndex].apps[appIndex].app.clientID)
                 for uri in tenants[tenantIndex].apps[appIndex].app.identifierURIs { add(uri) }
             }
-            byTenant.append(names)
         }
     }
 
     private func app(at place: Place) -> Application { tenants[Int(place.tenant)].apps[Int(place.app)].app }
 
-    /// The API an app of tenant `tenantIndex` may name by `key`.
+    /// The API an app of tenant `tenantIndex` may name by `key`: its own tenant's app by that key, else a
+    /// multi-tenant app's.
     func resolve(_ key: String, from tenantIndex: Int) -> Application? {
-        (byTenant[tenantIndex][key] ?? multiTenant[key]).map(app(at:))
+        let own: Place? = if let first = firstPlace[key], first.tenant == Int32(tenantIndex) {
+            first
+        } else {
+            laterPlace[TenantKey(tenant: Int32(tenantIndex), key: key)]
+        }
+        return (own ?? multiTenant[key]).map(app(at:))
     }
 
     /// Any app of any tenant named by `key`, and its tenant's index, to explain a refusal.
     func anyTenant(_ key: String) -> (app: Application, tenant: Int)? {
-        anyPlace[key].map { (app(at: $0), Int($0.tenant)) }
+        firstPlace[key].map { (app(at: $0), Int($0.tenant)) }
     }
 
     /// How names compare: without regard to case or a trailing slash.
