@@ -9,8 +9,8 @@ struct Origin: Sendable, Equatable {
     /// The container.
     private let place: Place
     private let storedLine: Int32
-    /// 0: the container itself; n > 0: item n − 1 of a list; n < 0: the key in row −n − 1 of the container's table.
-    private let step: Int32
+    /// The value's step from the container (`Step`).
+    private let step: UInt32
 
     /// A container: its parent and its step from it, or (`Start`) the file and the path a chain starts at.
     private class Place: @unchecked Sendable {  // Unchecked: immutable, and `Start` adds only constants.
@@ -36,8 +36,19 @@ struct Origin: Sendable, Equatable {
             switch step {
             case .none: return parent.path
             case .step(let step): return Origin.appending(step, in: parent, to: parent.path)
-            case .key(let key): return DocumentPath.appending(key: key, to: parent.path)
+            case .key: return DocumentPath.appending(key: (self as? Keyed)?.key ?? "", to: parent.path)
             }
+        }
+    }
+
+    /// A container under a key its parent's table does not hold (a claim's name, an API's), which it spells.
+    /// (A subclass, so that the many other containers are 48 bytes, not 64.)
+    private final class Keyed: Place, @unchecked Sendable {
+        let key: String
+
+        init(parent: Place, key: String) {
+            self.key = key
+            super.init(parent: parent, step: .key, keys: nil)
         }
     }
 
@@ -56,16 +67,36 @@ struct Origin: Sendable, Equatable {
     private enum Step {
         case none
         /// As `Origin.step`, in the parent.
-        case step(Int32)
-        /// A key the parent's table does not hold (a claim's name, an API's): spelled here.
-        case key(String)
+        case step(UInt32)
+        /// A key the parent's table does not hold: spelled by the container (`Keyed`).
+        case key
+    }
+
+    /// Steps packed in 32 bits: the kind in the top two, then an item's index, a row of the container's field table,
+    /// or both (the index of an item of the list in a row: `tenants[0].domains[1]` with no object for `domains`).
+    private enum Packed {
+        static let index: UInt32 = 1 << 30, row: UInt32 = 2 << 30, rowAndIndex: UInt32 = 3 << 30
+        static let indexBits: UInt32 = 22
+
+        static func row(_ row: Int) -> UInt32 { Packed.row | UInt32(row) }
+        static func index(_ index: Int) -> UInt32? { index < 1 << 30 ? Packed.index | UInt32(index) : nil }
+        static func item(_ index: Int, ofRow row: UInt32) -> UInt32? {
+            index < 1 << indexBits && row < 1 << (30 - indexBits) ? rowAndIndex | row << indexBits | UInt32(index) : nil
+        }
     }
 
     /// `path` with `step` (as `Origin.step`) of `container` appended.
-    private static func appending(_ step: Int32, in container: Place, to path: String) -> String {
-        if step > 0 { return DocumentPath.appending(index: Int(step) - 1, to: path) }
-        if step < 0, let keys = container.keys { return DocumentPath.appending(key: keys.names[Int(-step) - 1], to: path) }
-        return path
+    private static func appending(_ step: UInt32, in container: Place, to path: String) -> String {
+        let value = step & (Packed.index - 1)
+        func key(_ row: UInt32) -> String { container.keys.map { $0.names[Int(row)] } ?? "" }
+        switch step & Packed.rowAndIndex {
+        case Packed.index: return DocumentPath.appending(index: Int(value), to: path)
+        case Packed.row: return DocumentPath.appending(key: key(value), to: path)
+        case Packed.rowAndIndex:
+            let inRow = DocumentPath.appending(key: key(value >> Packed.indexBits), to: path)
+            return DocumentPath.appending(index: Int(value & (1 << Packed.indexBits - 1)), to: inRow)
+        default: return path
+        }
     }
 
     var file: String { place.file }
@@ -75,7 +106,7 @@ struct Origin: Sendable, Equatable {
 
     var path: String { Self.appending(step, in: place, to: place.path) }
 
-    private init(place: Place, line: Int, step: Int32) {
+    private init(place: Place, line: Int, step: UInt32) {
         self.place = place
         self.step = step
         storedLine = Int32(clamping: line)
@@ -104,18 +135,30 @@ struct Origin: Sendable, Equatable {
     /// The origin of the value in row `row` of the container's field table, on `line`.
     func child(row: Int, line: Int) -> Origin {
         precondition(step == 0 && place.keys != nil, "rows are of a container read with a field table")
-        return Origin(place: place, line: line, step: -Int32(row) - 1)
+        return Origin(place: place, line: line, step: Packed.row(row))
     }
 
     /// The origin of the value under `key` of the container found here, on `line`.
     func child(key: String, line: Int) -> Origin {
         if step == 0, let row = place.keys?.row(of: key) { return child(row: row, line: line) }
-        return Origin(place: Place(parent: containerPlace, step: .key(key), keys: nil), line: line, step: 0)
+        return Origin(place: Keyed(parent: containerPlace, key: key), line: line, step: 0)
+    }
+
+    /// This place as a list whose items `child(index:line:)` names: itself when it is a container or a value in
+    /// a row of one (its items are then named from that container, without an object for the list), else a
+    /// container made for it once.
+    func list(line: Int) -> Origin {
+        step == 0 || step & Packed.rowAndIndex == Packed.row ? at(line: line) : container(line: line)
     }
 
     /// The origin of item `index` of the list found here, on `line`.
     func child(index: Int, line: Int) -> Origin {
-        Origin(place: containerPlace, line: line, step: Int32(clamping: index + 1))
+        if step == 0, let packed = Packed.index(index) { return Origin(place: place, line: line, step: packed) }
+        // The list is a row's value: its items are named from the row's container, without one for the list.
+        if step & Packed.rowAndIndex == Packed.row, let packed = Packed.item(index, ofRow: step & (Packed.index - 1)) {
+            return Origin(place: place, line: line, step: packed)
+        }
+        return Origin(place: containerPlace, line: line, step: Packed.index(index) ?? 0)
     }
 
     /// This place as the container of others: shared when it is one already, one step further otherwise.

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,11 +29,82 @@ enum Parallel {
             results.initialize(repeating: nil)
             defer { results.deinitialize().deallocate() }
             let shared = Shared(body: body, results: results)
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                // Each chunk writes its own slot only; concurrentPerform returns after every chunk has.
+            let run = { @Sendable (chunk: Int) in
+                // Each chunk writes its own slot only; every chunk has returned before the results are read.
                 shared.results[chunk] = shared.body(count * chunk / chunks..<count * (chunk + 1) / chunks)
             }
+            if let crew = Crew.claim() {
+                defer { crew.release() }
+                crew.run(chunks: chunks, run)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: chunks, execute: run)
+            }
             return results.map { $0! }
+        }
+    }
+
+    /// Threads that always run the same chunk of `map`: chunk 0 on the caller, chunk n on worker n. What a chunk
+    /// allocates, malloc takes from its thread's arena, and freed memory is reused only within its arena; so when
+    /// the same chunk of tenants is composed, decoded, validated and built on one thread, each pass reuses what the
+    /// one before freed. (With any thread taking any chunk, a 10,000-tenant load peaked 4 to 10 MB higher.)
+    /// Used by one `map` at a time; a `map` that finds it busy (nested, or on another thread) uses Dispatch.
+    private final class Crew: Sendable {
+        private static let shared = Crew(workers: cores - 1)
+        private let workers: [Worker]
+        private let busy = Atomic<Bool>(false)
+
+        private init(workers: Int) {
+            self.workers = (0..<workers).map { _ in Worker() }
+        }
+
+        static func claim() -> Crew? {
+            shared.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged ? shared : nil
+        }
+
+        func release() {
+            busy.store(false, ordering: .releasing)
+        }
+
+        /// Chunks `0..<chunks` (at most one more than the workers), chunk 0 here; returns when all have.
+        func run(chunks: Int, _ body: @escaping @Sendable (Int) -> Void) {
+            for chunk in 1..<chunks { workers[chunk - 1].start { body(chunk) } }
+            body(0)
+            for chunk in 1..<chunks { workers[chunk - 1].wait() }
+        }
+    }
+
+    /// A thread that runs one job at a time, handed over and waited for through semaphores.
+    private final class Worker: @unchecked Sendable {  // Unchecked: `job` is written before `start` and read after.
+        private let started = DispatchSemaphore(value: 0)
+        private let finished = DispatchSemaphore(value: 0)
+        private var job: (@Sendable () -> Void)?
+
+        init() {
+            var thread = pthread_t()
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            defer { pthread_attr_destroy(&attributes) }
+            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let created = pthread_create(&thread, &attributes, { context in
+                let worker = Unmanaged<Worker>.fromOpaque(context!).takeRetainedValue()
+                while true {
+                    worker.started.wait()
+                    worker.job?()
+                    worker.job = nil
+                    worker.finished.signal()
+                }
+            }, context)
+            precondition(created == 0, "a thread for configuration work could not be started")
+        }
+
+        func start(_ job: @escaping @Sendable () -> Void) {
+            self.job = job
+            started.signal()
+        }
+
+        func wait() {
+            finished.wait()
         }
     }
 

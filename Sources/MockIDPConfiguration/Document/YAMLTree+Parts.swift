@@ -35,16 +35,18 @@ extension YAMLTree {
                                parts: Int = 4 * Parallel.cores) -> (tree: YAMLTree, list: ListParts)? {
         guard bytes.count >= minimumBytes, parts > 1, let layout = ListLayout(bytes, parts: parts) else { return nil }
         // The rest of the document: the text before the list and after it, joined.
-        var rest = Array(bytes[..<layout.listStart])
-        rest.append(contentsOf: bytes[layout.listEnd...])
+        var restText = Array(bytes[..<layout.listStart])
+        restText.append(contentsOf: bytes[layout.listEnd...])
         let cuts = layout.cuts + [layout.listEnd]
-        let composed = Parallel.map(cuts.count - 1, minimumChunk: 1) { range -> [Builder]? in
-            var trees: [Builder] = []
+        // Each part becomes a tree as soon as it is composed, which frees what its builder reserved.
+        let composed = Parallel.map(cuts.count - 1, minimumChunk: 1) { range -> (rest: Builder?, parts: [YAMLTree])? in
+            var rest: Builder?
             if range.lowerBound == 0 {
                 var composer = EventComposer()
-                guard rest.withUnsafeBufferPointer({ composer.compose($0) }), composer.rootIsBlockMapping else { return nil }
-                trees.append(composer.tree)
+                guard restText.withUnsafeBufferPointer({ composer.compose($0) }), composer.rootIsBlockMapping else { return nil }
+                rest = composer.tree
             }
+            var parts: [YAMLTree] = []
             for part in range {
                 var composer = EventComposer()
                 composer.baseDepth = 1
@@ -55,16 +57,18 @@ extension YAMLTree {
                 // Lines as the whole text counts them.
                 let linesBefore = UInt32(layout.linesBeforeCuts[part])
                 for index in composer.tree.records.indices { composer.tree.records[index].line += linesBefore }
-                trees.append(composer.tree)
+                parts.append(YAMLTree(composer.tree))
             }
-            return trees
+            return (rest, parts)
         }
-        var trees: [Builder] = []
+        var restTree: Builder?
+        var trees: [YAMLTree] = []
         for result in composed {
             guard let result else { return nil }
-            trees += result
+            if let rest = result.rest { restTree = rest }
+            trees += result.parts
         }
-        var restTree = trees.removeFirst()
+        guard var restTree else { return nil }
         guard let root = restTree.root, restTree.records[Int(root)].kind == .mapping, restTree.tags.count == 2,
               let value = listValue(in: restTree, root: root, keyLine: layout.keyLine) else { return nil }
         // Lines of the rest after the list's place move down by the list's lines.
@@ -75,7 +79,7 @@ extension YAMLTree {
         }
         restTree.records[Int(value)] = Record(kind: .sequence, style: 0, tag: YAMLTree.implicitTag, line: listLine, start: 0, count: 0)
         let tree = YAMLTree(restTree)
-        return (tree, ListParts(standingIn: YAMLNode(tree: tree, index: value), parts: trees.map { YAMLTree($0) }))
+        return (tree, ListParts(standingIn: YAMLNode(tree: tree, index: value), parts: trees))
     }
 
     /// The value of the root mapping's `tenants` key on `keyLine` when it is empty (the list left out), else nil.

@@ -153,7 +153,7 @@ extension ConfigurationDecoder {
             report(origin, notAList)
             return []
         }
-        let list = origin.container(line: origin.line)
+        let list = origin.list(line: origin.line)
         return sequence.enumerated().map { index, item in
             ListItem(node: item, origin: list.child(index: index, line: item.line))
         }
