@@ -2,18 +2,18 @@
 /// Values keep their origin through merging, so a problem found later still names the right place.
 ///
 /// Every value read carries one, so it is kept small (16 bytes): the value's container, its line, and its step from
-/// the container (an item's index, or the row of a key in the container's field table). Containers form a chain of
-/// small shared objects, each holding its own step from its parent; the file is held at the chain's start. A path
-/// is spelled out only when asked for (a problem), not for each container read.
+/// the container (an item's index, the row of a key in the container's field table, or both). Containers form a
+/// chain of small shared objects, each holding its own step from its parent; the file is held at the chain's start.
+/// A path is spelled out only when asked for (a problem), not for each container read.
 struct Origin: Sendable, Equatable {
     /// The container.
     private let place: Place
     private let storedLine: Int32
-    /// The value's step from the container (`Step`).
+    /// The value's step from the container, packed (`Packed`); 0 for the container itself.
     private let step: UInt32
 
     /// A container: its parent and its step from it, or (`Start`) the file and the path a chain starts at.
-    private class Place: @unchecked Sendable {  // Unchecked: immutable, and `Start` adds only constants.
+    private class Place: @unchecked Sendable {  // Unchecked: immutable, and its subclasses add only constants.
         let parent: Place?
         let step: Step
         /// The keys of the field table the container is read with: what a value's row names.
