@@ -76,14 +76,11 @@ struct ConfigurationDecoder {
     }
 
     /// The entries of a list composed in parts, part by part on several cores, each part's tree freed as soon as
-    /// its items are read. Problems come out in the order one pass would find them.
+    /// its items are read.
     private mutating func tenants(inParts list: ListParts, at origin: Origin) -> [TenantOverlay] {
-        let (file, baseDirectory) = (file, baseDirectory)
         let container = origin.container(line: origin.line)
-        // Ranges of parts; each tenant is put at its index in the whole list.
-        let (tenants, parts) = Parallel.compactMap(list.count, minimumChunk: 1, capacity: list.itemCount) { range, put in
-            var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
-            for part in range {
+        return tenants(list.count, minimumChunk: 1, capacity: list.itemCount) { decoder, parts, put in
+            for part in parts {
                 guard let tree = list.take(part), let root = tree.root else { continue }
                 withExtendedLifetime(tree) {
                     guard case .sequence(let items) = YAMLNode(tree: tree, index: root).content else { return }
@@ -93,24 +90,29 @@ struct ConfigurationDecoder {
                     }
                 }
             }
-            return (problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
         }
-        for part in parts {
-            problems.append(contentsOf: part.problems)
-            reportedDuplicateLines.formUnion(part.duplicateLines)
-        }
-        return tenants
     }
 
     /// The `tenants:` entries with a valid id, in order. Each tenant reads only its own nodes, so a long list is
-    /// read on several cores at once; problems come out in the order one pass would find them.
+    /// read on several cores at once.
     mutating func tenants(_ items: [ListItem]) -> [TenantOverlay] {
-        let (file, baseDirectory) = (file, baseDirectory)
-        let (tenants, parts) = Parallel.compactMap(items.count, minimumChunk: 256) { range, put in
-            var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
+        tenants(items.count, minimumChunk: 256, capacity: items.count) { decoder, range, put in
             for index in range {
                 if let tenant = decoder.tenant(items[index].node, at: items[index].origin) { put(index, tenant) }
             }
+        }
+    }
+
+    /// Tenants decoded over the ranges of `jobs` on several cores, each range with a decoder of its own that puts
+    /// each tenant at its index in the list; problems come out in the order one pass would find them.
+    private mutating func tenants(_ jobs: Int, minimumChunk: Int, capacity: Int,
+                                  _ decode: (inout ConfigurationDecoder, Range<Int>, (Int, TenantOverlay) -> Void) -> Void)
+        -> [TenantOverlay] {
+        let (file, baseDirectory) = (file, baseDirectory)
+        let (tenants, parts) = Parallel.compactMap(jobs, minimumChunk: minimumChunk, capacity: capacity) { range, put in
+            var decoder = ConfigurationDecoder(file: file, baseDirectory: baseDirectory)
+            // Escaping nothing: both closures are done with when this range returns.
+            withoutActuallyEscaping(put) { put in decode(&decoder, range, put) }
             return (problems: decoder.problems, duplicateLines: decoder.reportedDuplicateLines)
         }
         for part in parts {
