@@ -34,6 +34,21 @@ import Testing
         #expect(String(decoding: out, as: UTF8.self) == "head.Zm9vYg")
     }
 
+    @Test("arrays, slices and other collections encode alike at every length, appended or not")
+    func overloadsAgree() {
+        let bytes = (0..<70).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...bytes.count {
+            let array = Array(bytes.prefix(length))
+            let generic = Base64URL.encode(array.lazy.map { $0 })
+            #expect(Base64URL.encode(array) == generic)
+            #expect(Base64URL.encode(bytes[0..<length]) == generic)
+            #expect(Base64URL.encodeStandard(array).filter { $0 != "=" } == generic.replacing("-", with: "+").replacing("_", with: "/"))
+            var out = Array("x.".utf8)
+            Base64URL.append(array, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "x." + generic)
+        }
+    }
+
     @Test("the URL alphabet uses - and _ where the standard one uses + and /")
     func alphabets() {
         let bytes: [UInt8] = [0xFB, 0xFF, 0xBF, 0xFA]

@@ -15,6 +15,25 @@ package enum Base64URL {
         String(decoding: encodeBytes(bytes, alphabet: urlAlphabet, pad: false), as: UTF8.self)
     }
 
+    /// Base64url text of an array, no padding. This and the slice's overload are what the token path calls: a
+    /// caller in another module reaches the generic `encode(_:)` unspecialized, with a witness-table call and a type
+    /// metadata lookup every time.
+    package static func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { encodeBuffer($0) }
+    }
+
+    /// Base64url text of part of an array, no padding.
+    package static func encode(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.withUnsafeBytes { encodeBuffer($0) }
+    }
+
+    private static func encodeBuffer(_ buffer: UnsafeRawBufferPointer) -> String {
+        let length = buffer.count / 3 * 4 + (buffer.count % 3 == 0 ? 0 : buffer.count % 3 + 1)
+        return String(unsafeUninitializedCapacity: length) { out in
+            urlAlphabet.withUnsafeBufferPointer { write(buffer, table: $0, pad: false, to: out) }
+        }
+    }
+
     /// Standard base64 text with padding (for `x5c` and PEM bodies).
     package static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
         String(decoding: encodeBytes(bytes, alphabet: standardAlphabet, pad: true), as: UTF8.self)
@@ -67,6 +86,11 @@ package enum Base64URL {
         appendBytes(bytes, alphabet: urlAlphabet, pad: false, to: &out)
     }
 
+    /// Appends the base64url text (no padding) of an array: see `encode(_:)` of an array for why it has its own.
+    package static func append(_ bytes: [UInt8], to out: inout [UInt8]) {
+        bytes.withUnsafeBytes { appendBuffer($0, alphabet: urlAlphabet, pad: false, to: &out) }
+    }
+
     private static func encodeBytes(_ bytes: some Collection<UInt8>, alphabet: [UInt8], pad: Bool) -> [UInt8] {
         var out: [UInt8] = []
         appendBytes(bytes, alphabet: alphabet, pad: pad, to: &out)
@@ -87,32 +111,41 @@ package enum Base64URL {
     /// Three bytes in, four characters out, written in place into `out`'s grown storage.
     private static func appendBuffer(_ input: UnsafeRawBufferPointer, alphabet: [UInt8], pad: Bool, to out: inout [UInt8]) {
         let count = input.count
-        let whole = count / 3
-        let rest = count - whole * 3
-        let length = whole * 4 + (rest == 0 ? 0 : pad ? 4 : rest + 1)
+        let rest = count % 3
+        let length = count / 3 * 4 + (rest == 0 ? 0 : pad ? 4 : rest + 1)
         guard length > 0 else { return }
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: length))
         alphabet.withUnsafeBufferPointer { table in
             out.withUnsafeMutableBufferPointer { buffer in
-                var o = start
-                var i = 0
-                for _ in 0..<whole {
-                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-                    buffer[o] = table[Int(n >> 18 & 63)]
-                    buffer[o + 1] = table[Int(n >> 12 & 63)]
-                    buffer[o + 2] = table[Int(n >> 6 & 63)]
-                    buffer[o + 3] = table[Int(n & 63)]
-                    i += 3
-                    o += 4
-                }
-                guard rest > 0 else { return }
-                let n = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
-                buffer[o] = table[Int(n >> 18 & 63)]
-                buffer[o + 1] = table[Int(n >> 12 & 63)]
-                if rest == 2 { buffer[o + 2] = table[Int(n >> 6 & 63)] } else if pad { buffer[o + 2] = UInt8(ascii: "=") }
-                if pad { buffer[o + 3] = UInt8(ascii: "=") }
+                _ = write(input, table: table, pad: pad, to: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
             }
         }
+    }
+
+    /// Writes the text of `input` at the start of `out`, which has room for it; returns its length.
+    private static func write(_ input: UnsafeRawBufferPointer, table: UnsafeBufferPointer<UInt8>, pad: Bool,
+                              to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let whole = input.count / 3
+        let rest = input.count - whole * 3
+        var o = 0
+        var i = 0
+        for _ in 0..<whole {
+            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+            buffer[o] = table[Int(n >> 18 & 63)]
+            buffer[o + 1] = table[Int(n >> 12 & 63)]
+            buffer[o + 2] = table[Int(n >> 6 & 63)]
+            buffer[o + 3] = table[Int(n & 63)]
+            i += 3
+            o += 4
+        }
+        guard rest > 0 else { return o }
+        let n = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
+        buffer[o] = table[Int(n >> 18 & 63)]
+        buffer[o + 1] = table[Int(n >> 12 & 63)]
+        o += 2
+        if rest == 2 { buffer[o] = table[Int(n >> 6 & 63)]; o += 1 } else if pad { buffer[o] = UInt8(ascii: "="); o += 1 }
+        if pad { buffer[o] = UInt8(ascii: "="); o += 1 }
+        return o
     }
 }
