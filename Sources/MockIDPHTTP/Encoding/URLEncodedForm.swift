@@ -14,17 +14,12 @@ package enum URLEncodedForm {
     /// unspecialized, and with it `withContiguousStorageIfAvailable` through the protocol's witness table and a type
     /// metadata lookup on every call.
     package static func decode(_ bytes: [UInt8]) throws(URLEncodingError) -> [(name: String, value: String)] {
-        try bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(URLEncodingError) in try decodePairs(buffer, 0..<buffer.count) }
-        }.get()
+        try withBuffer(bytes) { buffer throws(URLEncodingError) in try decodePairs(buffer, 0..<buffer.count) }
     }
 
     /// Decodes a query string or form body given as text; see `decode(_:)` for bytes.
     package static func decode(_ string: String) throws(URLEncodingError) -> [(name: String, value: String)] {
-        var string = string
-        return try string.withUTF8 { buffer in
-            Result { () throws(URLEncodingError) in try decodePairs(buffer, 0..<buffer.count) }
-        }.get()
+        try decode(string.utf8)
     }
 
     /// Encodes pairs as `name=value&…`: RFC 3986 unreserved characters are kept, a space becomes '+', all else `%XX`.

@@ -28,8 +28,7 @@ package enum Base64URL {
     }
 
     private static func encodeBuffer(_ buffer: UnsafeRawBufferPointer) -> String {
-        let length = buffer.count / 3 * 4 + (buffer.count % 3 == 0 ? 0 : buffer.count % 3 + 1)
-        return String(unsafeUninitializedCapacity: length) { out in
+        String(unsafeUninitializedCapacity: textLength(of: buffer.count, pad: false)) { out in
             urlAlphabet.withUnsafeBufferPointer { write(buffer, table: $0, pad: false, to: out) }
         }
     }
@@ -110,9 +109,7 @@ package enum Base64URL {
 
     /// Three bytes in, four characters out, written in place into `out`'s grown storage.
     private static func appendBuffer(_ input: UnsafeRawBufferPointer, alphabet: [UInt8], pad: Bool, to out: inout [UInt8]) {
-        let count = input.count
-        let rest = count % 3
-        let length = count / 3 * 4 + (rest == 0 ? 0 : pad ? 4 : rest + 1)
+        let length = textLength(of: input.count, pad: pad)
         guard length > 0 else { return }
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: length))
@@ -121,6 +118,12 @@ package enum Base64URL {
                 _ = write(input, table: table, pad: pad, to: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
             }
         }
+    }
+
+    /// The length of the text of `count` bytes.
+    private static func textLength(of count: Int, pad: Bool) -> Int {
+        let rest = count % 3
+        return count / 3 * 4 + (rest == 0 ? 0 : pad ? 4 : rest + 1)
     }
 
     /// Writes the text of `input` at the start of `out`, which has room for it; returns its length.
