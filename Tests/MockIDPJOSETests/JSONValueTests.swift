@@ -20,6 +20,32 @@ import Testing
         #expect(object["c"] == 3)
     }
 
+    @Test("small objects and large ones (looked up by an index past a dozen members) set, replace and remove alike")
+    func manyMembers() {
+        var object = JSONObject()
+        var model: [(key: String, value: JSONValue)] = []
+        func set(_ key: String, _ value: JSONValue?) {
+            object[key] = value
+            if let i = model.firstIndex(where: { $0.key == key }) {
+                if let value { model[i].value = value } else { model.remove(at: i) }
+            } else if let value {
+                model.append((key, value))
+            }
+            #expect(object.keys == model.map(\.key))
+            for (key, value) in model { #expect(object[key] == value, "\(key)") }
+        }
+        // Grows past the limit, shrinks below it and grows again, removing from the front, middle and end.
+        for n in 0..<30 { set("k\(n)", .int(n)) }
+        for n in [0, 15, 29, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18] { set("k\(n)", nil) }
+        for n in [1, 20, 40] { set("k\(n)", .string("again \(n)")) }
+        for n in 41..<50 { set("k\(n)", .bool(n % 2 == 0)) }
+        #expect(object["k0"] == nil && object["k15"] == nil)
+        #expect(JSONObject(model.map { ($0.key, $0.value) }) == object)
+        var repeated: JSONObject = ["a": 1, "b": 2]
+        repeated.merge(["a": 3, "c": 4])
+        #expect(JSONValue.object(repeated).jsonString == #"{"a":3,"b":2,"c":4}"#)
+    }
+
     @Test("quotes, backslashes and control characters are escaped")
     func escaping() {
         let value = JSONValue.string("q\"b\\n\nr\rt\tnul\u{0}bell\u{7}us\u{1F}")
