@@ -8,33 +8,58 @@ public enum CloudName: String, Sendable, CaseIterable {
 
 /// A Microsoft cloud as clients see it: its login hosts and the names its discovery documents carry.
 /// Sources: reference/entra-protocol.md §1.1 "Sovereign clouds" and §2.1 (instance discovery metadata).
-package struct Cloud: Sendable, Equatable {
+///
+/// A class, and only the four below exist: a request passes its cloud along many times (in its host scope, to the
+/// token factory, to scope checks), and each copy of a struct of twelve strings retained every one of them, 80
+/// retains a client-credentials token (callgrind), on strings both workers share.
+package final class Cloud: Sendable, Equatable {
     /// The name configuration uses (`cloud:`).
-    package var name: CloudName
+    package let name: CloudName
     /// The host clients are told to use (`preferred_network`).
-    package var preferredNetworkHost: String
+    package let preferredNetworkHost: String
     /// The host MSAL caches under (`preferred_cache`).
-    package var preferredCacheHost: String
+    package let preferredCacheHost: String
     /// Every login host of this cloud, the preferred one first.
-    package var aliases: [String]
+    package let aliases: [String]
     /// The host in issuers of v2 tokens, whichever alias the request came to.
-    package var issuerHost: String
+    package let issuerHost: String
     /// The host in issuers of v1 tokens (`https://sts.windows.net/{tid}/` in the public cloud).
-    package var v1IssuerHost: String
+    package let v1IssuerHost: String
     /// B2C login domain suffix, e.g. `b2clogin.com`.
-    package var b2cHostSuffix: String
+    package let b2cHostSuffix: String
     /// `cloud_instance_name` in discovery documents and user-realm answers.
-    package var cloudInstanceName: String
+    package let cloudInstanceName: String
     /// `cloud_graph_host_name`: Azure AD Graph's host in this cloud.
-    package var cloudGraphHostName: String
+    package let cloudGraphHostName: String
     /// `msgraph_host`: Microsoft Graph's host in this cloud.
-    package var msgraphHost: String
+    package let msgraphHost: String
     /// `rbac_url` in discovery documents.
-    package var rbacURL: String
+    package let rbacURL: String
     /// `tenant_region_scope` of this cloud's tenants.
-    package var regionScope: String
+    package let regionScope: String
     /// Microsoft Graph's resource URI in this cloud.
-    package var graphResource: String { "https://\(msgraphHost)" }
+    package let graphResource: String
+
+    private init(name: CloudName, preferredNetworkHost: String, preferredCacheHost: String, aliases: [String],
+                 issuerHost: String, v1IssuerHost: String, b2cHostSuffix: String, cloudInstanceName: String,
+                 cloudGraphHostName: String, msgraphHost: String, rbacURL: String, regionScope: String) {
+        self.name = name
+        self.preferredNetworkHost = preferredNetworkHost
+        self.preferredCacheHost = preferredCacheHost
+        self.aliases = aliases
+        self.issuerHost = issuerHost
+        self.v1IssuerHost = v1IssuerHost
+        self.b2cHostSuffix = b2cHostSuffix
+        self.cloudInstanceName = cloudInstanceName
+        self.cloudGraphHostName = cloudGraphHostName
+        self.msgraphHost = msgraphHost
+        self.rbacURL = rbacURL
+        self.regionScope = regionScope
+        graphResource = "https://\(msgraphHost)"
+    }
+
+    /// One cloud per name.
+    package static func == (a: Cloud, b: Cloud) -> Bool { a.name == b.name }
 
     /// The cloud named `name`.
     package static func named(_ name: CloudName) -> Cloud {

@@ -3,19 +3,23 @@ import MockIDPJOSE
 /// The directory a request reads: the configuration indexed for lookups (tenants by id and domain, users by name,
 /// apps by client id and identifier URI) and the signing keys. Immutable: the provider swaps it whole when the
 /// control API changes users, apps or keys (`IdentityProvider.snapshot()`).
-package struct Directory: Sendable {
+///
+/// A class, so that passing it along costs one reference count: a request hands its snapshot to the token factory,
+/// its context and each check, and as a struct of a dozen tables each copy retained every one of them (96 retains a
+/// client-credentials token under callgrind, on tables both workers share).
+package final class Directory: Sendable {
     /// The configuration being served.
     package let configuration: IdentityProviderConfiguration
     /// Every published signing key, the one that signs first.
-    package private(set) var signingKeys: [SigningKey]
+    package let signingKeys: [SigningKey]
     /// Bumped whenever what discovery and key sets say can change (configuration, keys), so callers can cache them.
-    package private(set) var generation: Int
+    package let generation: Int
     private let tenantIndex: [String: Int]
     private let userIndex: [Int: [String: Int]]
     private let appIndex: [Int: [String: Int]]
     private let identifierIndex: [Int: [String: Int]]
     /// Per tenant: guests by the name they sign in with at home (lower-case) → user index.
-    private var guestIndex: [Int: [String: Int]] = [:]
+    private let guestIndex: [Int: [String: Int]]
     /// Multi-tenant apps by client ID and by identifier URI (lower-case) → (tenant, app) indexes in configuration
     /// order, so a client from another tenant is found without walking every tenant.
     private let multiTenantApps: [String: [(tenant: Int, app: Int)]]
@@ -75,12 +79,31 @@ package struct Directory: Sendable {
         }
         self.groupLists = groupLists
         self.groupIndex = groupIndex
+        var guests: [Int: [String: Int]] = [:]
         for (t, tenant) in configuration.tenants.enumerated() {
             for (u, user) in tenant.users.enumerated() where user.homeTenantID != nil {
-                let home = homeAccount(of: user, in: tenant)
-                if guestIndex[t, default: [:]][home.username.lowercased()] == nil { guestIndex[t, default: [:]][home.username.lowercased()] = u }
+                let home = Self.homeAccount(of: user, in: tenant, configuration: configuration, tenantIndex: tenants, userIndex: users)
+                if guests[t, default: [:]][home.username.lowercased()] == nil { guests[t, default: [:]][home.username.lowercased()] = u }
             }
         }
+        guestIndex = guests
+    }
+
+    /// `other`'s tables with another key ring or generation.
+    private init(_ other: Directory, signingKeys: [SigningKey], generation: Int) {
+        configuration = other.configuration
+        self.signingKeys = signingKeys
+        self.generation = generation
+        tenantIndex = other.tenantIndex
+        userIndex = other.userIndex
+        appIndex = other.appIndex
+        identifierIndex = other.identifierIndex
+        guestIndex = other.guestIndex
+        multiTenantApps = other.multiTenantApps
+        multiTenantIdentifiers = other.multiTenantIdentifiers
+        managedIdentities = other.managedIdentities
+        groupLists = other.groupLists
+        groupIndex = other.groupIndex
     }
 
     /// The key that signs.
@@ -91,15 +114,11 @@ package struct Directory: Sendable {
 
     /// This directory with `keys` as its key ring.
     func withSigningKeys(_ keys: [SigningKey]) -> Directory {
-        var copy = self
-        copy.signingKeys = keys
-        return copy
+        Directory(self, signingKeys: keys, generation: generation)
     }
 
     func withGeneration(_ generation: Int) -> Directory {
-        var copy = self
-        copy.generation = generation
-        return copy
+        Directory(self, signingKeys: signingKeys, generation: generation)
     }
 
     /// The tenant with this GUID or domain.
@@ -129,6 +148,12 @@ package struct Directory: Sendable {
     /// tenant, so MSAL keys one account (`uid.utid`) with a profile per tenant (IdentityCore's `MSIDClientInfo.m`
     /// and `MSIDAccountIdentifier.m`; MSAL Python's token cache `home_account_id`).
     func homeAccount(of user: User, in tenant: Tenant) -> HomeAccount {
+        Self.homeAccount(of: user, in: tenant, configuration: configuration, tenantIndex: tenantIndex, userIndex: userIndex)
+    }
+
+    /// `homeAccount(of:in:)` on the tables it reads, which the initializer has before the directory exists.
+    private static func homeAccount(of user: User, in tenant: Tenant, configuration: IdentityProviderConfiguration,
+                                    tenantIndex: [String: Int], userIndex: [Int: [String: Int]]) -> HomeAccount {
         guard let homeID = user.homeTenantID?.lowercased(), homeID != tenant.id else {
             return HomeAccount(tenantID: tenant.id, objectID: user.objectID, username: user.username)
         }
@@ -137,7 +162,7 @@ package struct Directory: Sendable {
         if let t = tenantIndex[homeID] {
             let members = configuration.tenants[t].users
             let keys = names.map { $0.lowercased() }
-            let found = keys.lazy.compactMap { self.userIndex[t]?[$0] }.first
+            let found = keys.lazy.compactMap { userIndex[t]?[$0] }.first
                 ?? members.firstIndex { member in member.email.map { keys.contains($0.lowercased()) } ?? false }
             if let u = found {
                 let member = members[u]
