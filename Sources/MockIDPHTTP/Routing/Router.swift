@@ -128,27 +128,28 @@ package struct RouteTable<Value: Sendable>: Sendable {
     }
 
     /// Depth-first search in priority order: literal, capture, catch-all. Returns the endpoint index.
+    /// Nodes and endpoints are read in place (`nodes[nodeIndex].literals`), not bound whole: a copy of a node or an
+    /// endpoint retains each of its arrays and its value, for every node a request's path visits.
     private func find(node nodeIndex: Int, at position: Int, _ search: inout Search) -> Int? {
-        let node = nodes[nodeIndex]
         if position == search.segments.count {
-            if let found = firstAllowing(node.endpoints, &search) { return found }
+            if let found = firstAllowing(nodes[nodeIndex].endpoints, &search) { return found }
         } else {
             let segment = search.segments[position]
-            for (literal, child) in node.literals where ASCII.caseInsensitiveEquals(literal, segment) {
+            for (literal, child) in nodes[nodeIndex].literals where ASCII.caseInsensitiveEquals(literal, segment) {
                 if let found = find(node: child, at: position + 1, &search) { return found }
             }
-            if let child = node.capture, !segment.isEmpty {
+            if let child = nodes[nodeIndex].capture, !segment.isEmpty {
                 search.captures.append(segment)
                 if let found = find(node: child, at: position + 1, &search) { return found }
                 search.captures.removeLast()
             }
         }
-        if !node.catchAlls.isEmpty {
+        if !nodes[nodeIndex].catchAlls.isEmpty {
             let rest = position < search.segments.count
                 ? search.path[search.segments[position].startIndex...]
                 : search.path[search.path.endIndex...]
             search.captures.append(rest)
-            if let found = firstAllowing(node.catchAlls, &search) { return found }
+            if let found = firstAllowing(nodes[nodeIndex].catchAlls, &search) { return found }
             search.captures.removeLast()
         }
         return nil
@@ -156,10 +157,9 @@ package struct RouteTable<Value: Sendable>: Sendable {
 
     private func firstAllowing(_ candidates: [Int], _ search: inout Search) -> Int? {
         for index in candidates {
-            let endpoint = endpoints[index]
-            if endpoint.allows(search.method) { return index }
+            if endpoints[index].allows(search.method) { return index }
             search.otherMethodsMatched = true
-            search.allowed.formUnion(endpoint.methods ?? [])
+            search.allowed.formUnion(endpoints[index].methods ?? [])
         }
         return nil
     }

@@ -13,8 +13,11 @@ enum JSONText {
     /// Appends `s` as a quoted, escaped JSON string.
     static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { appendEscaped($0, to: &out) }
+        // Native strings lend their bytes as they are; only others are copied to be made contiguous.
+        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+            var s = s
+            s.withUTF8 { appendEscaped($0, to: &out) }
+        }
         out.append(UInt8(ascii: "\""))
     }
 
