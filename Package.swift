@@ -78,7 +78,7 @@ let package = Package(
             "MockIDP", "MockIDPHTTP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
+        .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
         .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
     ]
 )

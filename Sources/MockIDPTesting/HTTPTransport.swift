@@ -35,10 +35,17 @@ enum HTTPTransport: Sendable {
     case inProcess(MockIdentityProviderServer)
     case live(HTTPClient)
 
-    /// The live transport for a server whose CA is at `caCertificatePath` (nil: plain HTTP).
-    static func live(trusting caCertificatePath: String?) throws -> HTTPTransport {
+    /// The live transport for a server whose CA is at `caCertificatePath` (nil: plain HTTP) and which closes
+    /// connections idle for `serverIdleTimeout` seconds (`--connection-timeout`).
+    ///
+    /// The client gives up idle connections at half that, so it does not send a request on a connection the server
+    /// is closing at that moment: a test that pauses (a breakpoint, a loaded machine) between two calls would get
+    /// `remoteConnectionClosed` for a request the server never saw.
+    static func live(trusting caCertificatePath: String?, serverIdleTimeout: Int) throws -> HTTPTransport {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(30))
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .milliseconds(Int64(max(1, serverIdleTimeout)) * 500))
         if let caCertificatePath {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caCertificatePath))
@@ -74,6 +81,13 @@ enum HTTPTransport: Sendable {
         return HTTPReply(status: response.status.rawValue, headers: replyHeaders, body: response.body)
     }
 
+    /// Whether `error` is what async-http-client reports for a request sent on a connection the server closed.
+    static func isClosedIdleConnection(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
+        if let error = error as? ChannelError, case .ioOnClosedChannel = error { return true }
+        return false
+    }
+
     /// `host[:port]` of an absolute URL.
     private static func authority(of url: String) -> String? {
         guard let scheme = url.range(of: "://") else { return nil }
@@ -87,7 +101,15 @@ enum HTTPTransport: Sendable {
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: .seconds(30))
+        } catch let error where Self.isClosedIdleConnection(error) {
+            // Sent on a kept-alive connection just as the server closed it for idleness: the server closes only
+            // connections with no request in progress, so it never saw this one, and sending it again is safe
+            // (as Go's and urllib3's clients do). Once: a server that keeps closing is an error to report.
+            response = try await client.execute(request, timeout: .seconds(30))
+        }
         let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
         var fields: [String: String] = [:]
         for (name, value) in response.headers { fields[name.lowercased()] = value }

@@ -18,10 +18,13 @@ import MockIDPCore
 ///   - stateDirectory: keep keys and CA in this folder (kept afterwards); nil uses a temporary one.
 ///   - adminToken: require `Authorization: Bearer` on the control API (the helpers send it).
 ///   - logLevel: what the server logs to standard error (default: warnings).
+///   - limits: the server's bounds on connections and requests (`mockidp serve`'s limit flags), to test how a
+///     client copes with them; the defaults are `serve`'s.
 public func withMockIdentityProvider<Result>(
     configuration: ConfigurationSource = .embeddedDefault, tls: Bool = false, port: UInt16 = 0,
     stateDirectory: String? = nil, adminToken: String? = nil, logLevel: Logger.Level = .warning,
-    mode: MockIdentityProviderMode = .live, _ body: (MockIdentityProvider) async throws -> Result
+    limits: ServerLimits = ServerLimits(), mode: MockIdentityProviderMode = .live,
+    _ body: (MockIdentityProvider) async throws -> Result
 ) async throws -> Result {
     let config = try configuration.load()
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
@@ -29,7 +32,8 @@ public func withMockIdentityProvider<Result>(
     defer { if stateDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
     var logger = Logger(label: "mockidp.testing")
     logger.logLevel = logLevel
-    let options = ServerOptions(host: "127.0.0.1", ports: [port], tls: tls, stateDirectory: directory, adminToken: adminToken)
+    var options = ServerOptions(host: "127.0.0.1", ports: [port], tls: tls, stateDirectory: directory, adminToken: adminToken)
+    options.limits = limits
     let server = try MockIdentityProviderServer(configuration: config, options: options, logger: logger)
     switch mode {
     case .inProcess:
@@ -39,7 +43,8 @@ public func withMockIdentityProvider<Result>(
         try server.start()
         defer { server.stop(gracePeriod: Duration.milliseconds(200)) }
         guard let base = server.baseURLs.first else { throw MockIDPError("the server reported no listener") }
-        let transport = try HTTPTransport.live(trusting: server.caCertificatePath)
+        let transport = try HTTPTransport.live(trusting: server.caCertificatePath,
+                                                serverIdleTimeout: limits.connectionTimeout)
         do {
             let result = try await body(MockIdentityProvider(server: server, baseURL: base, transport: transport))
             await transport.shutdown()
@@ -54,10 +59,10 @@ public func withMockIdentityProvider<Result>(
 /// Like `withMockIdentityProvider(configuration:…)`, for a configuration built in code.
 public func withMockIdentityProvider<Result>(
     configuration: IdentityProviderConfiguration, tls: Bool = false, port: UInt16 = 0, stateDirectory: String? = nil,
-    adminToken: String? = nil, logLevel: Logger.Level = .warning, mode: MockIdentityProviderMode = .live,
-    _ body: (MockIdentityProvider) async throws -> Result
+    adminToken: String? = nil, logLevel: Logger.Level = .warning, limits: ServerLimits = ServerLimits(),
+    mode: MockIdentityProviderMode = .live, _ body: (MockIdentityProvider) async throws -> Result
 ) async throws -> Result {
     try await withMockIdentityProvider(configuration: .value(configuration), tls: tls, port: port,
                                        stateDirectory: stateDirectory, adminToken: adminToken, logLevel: logLevel,
-                                       mode: mode, body)
+                                       limits: limits, mode: mode, body)
 }

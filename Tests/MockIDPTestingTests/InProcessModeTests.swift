@@ -1,3 +1,4 @@
+import MockIDP
 import MockIDPCore
 import MockIDPJOSE
 import MockIDPTesting
@@ -43,6 +44,22 @@ import Testing
             let tokens = try await idp.clientCredentialsToken(tenant: Self.contoso, clientID: Self.daemon, secret: "daemon-secret",
                                                               scope: "api://contoso-api/.default")
             #expect(tokens.claims["tid"] == .string(Self.contoso))
+        }
+    }
+
+    @Test("live: calls spaced around the server's idle timeout all get through, so a paused test is not failed by it")
+    func idleConnections() async throws {
+        // The server closes connections idle for a second here (30 in `serve`'s default). Before the client gave up
+        // idle connections first, a call sent just as the server closed one failed with remoteConnectionClosed
+        // (2 of 16 such calls in a trial); a test paused 30 s on a loaded CI machine failed that way.
+        var limits = ServerLimits()
+        limits.connectionTimeout = 1
+        try await withMockIdentityProvider(limits: limits) { idp in
+            for step in 0..<12 {
+                _ = try await idp.keySet(tenant: Self.contoso)
+                try await Task.sleep(for: .milliseconds(950 + 10 * step))
+            }
+            _ = try await idp.keySet(tenant: Self.contoso)
         }
     }
 }
