@@ -39,6 +39,11 @@ enum CloudFixtures {
 @Suite struct CloudTests {
     let provider = CloudFixtures.provider()
 
+    @Test("every cloud's Graph resource is in lower case, as scope checks compare it with a lower-cased prefix")
+    func graphResourcesAreLowerCase() {
+        for cloud in Cloud.all { #expect(cloud.graphResource == cloud.graphResource.lowercased(), "\(cloud.name)") }
+    }
+
     func document(_ tenant: String, _ version: ProtocolVersion = .v2, at host: String) -> Result<JSONValue, OAuthError> {
         provider.openIDConfiguration(tenant: tenant, version: version, context: CloudFixtures.at(host))
     }

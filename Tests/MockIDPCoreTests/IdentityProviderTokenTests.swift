@@ -47,11 +47,24 @@ import Testing
         ("api://contoso-api/Reader", 1002012, "invalid_scope"),
         ("api://nothing/.default", 500011, "invalid_resource"),
         ("api://contoso-api/.default openid", 1002012, "invalid_scope"),
+        ("api://contoso-api/.default  api://contoso-api/.default", 1002012, "invalid_scope"),
+        ("   ", 1002012, "invalid_scope"),
+        ("api://contoso-api/.default ", 1002012, "invalid_scope"),
     ])
     func clientCredentialsErrors(scope: String, code: Int, error: String) {
         let e = clientCredentials(scope).error
         #expect(e?.aadsts == code)
         #expect(e?.error == error)
+    }
+
+    @Test("client credentials: spaces before the one .default word, and resources named in any case (aud as named)",
+          arguments: [("  api://contoso-api/.default", Fixtures.api), ("API://Contoso-API/.default", Fixtures.api),
+                      ("HTTPS://GRAPH.MICROSOFT.COM/.default", "HTTPS://GRAPH.MICROSOFT.COM"),
+                      ("00000003-0000-0000-C000-000000000000/.default", "00000003-0000-0000-C000-000000000000")])
+    func clientCredentialsScopeSpellings(scope: String, audience: String) {
+        let response = clientCredentials(scope)
+        #expect(response.error == nil, "\(scope): \(String(describing: response.error))")
+        #expect(Fixtures.claims(response.body?["access_token"]?.stringValue)["aud"] == .string(audience))
     }
 
     @Test("a wrong secret is invalid_client 7000215 with status 401")

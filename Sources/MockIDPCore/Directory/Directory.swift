@@ -223,7 +223,11 @@ package final class Directory: Sendable {
 
     /// An API app by identifier URI or client id, in `tenant` or multi-tenant elsewhere.
     func api(_ identifier: String, in tenant: Tenant) -> Application? {
-        let key = identifier.lowercased()
+        api(lowercased: identifier.lowercased(), in: tenant)
+    }
+
+    /// `api(_:in:)` for an identifier already in lower case.
+    func api(lowercased key: String, in tenant: Tenant) -> Application? {
         let home = tenantIndex[tenant.id]
         if let t = home, let a = identifierIndex[t]?[key] { return configuration.tenants[t].apps[a] }
         if GUID.isValid(key), let app = app(key, in: tenant) { return app }

@@ -63,7 +63,7 @@ extension IdentityProvider {
     /// The API of an app-only scope: exactly one `{resource}/.default`.
     func applicationScope(_ scope: String, tenant: Tenant, directory: Directory) throws(OAuthError) -> (APIResource, String?) {
         let graph = Cloud.named(tenant.cloud).graphResource
-        guard ScopeRequest.words(scope).count == 1, scope.hasSuffix("/.default") else { throw .clientCredentialsNeedDefaultScope(scope) }
+        guard ScopeRequest.isOneWord(scope), scope.hasSuffix("/.default") else { throw .clientCredentialsNeedDefaultScope(scope) }
         let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
         return (scopes.resource, scopes.resourceIdentifier)
     }

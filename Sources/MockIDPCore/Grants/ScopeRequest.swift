@@ -17,10 +17,34 @@ struct ScopeRequest: Sendable {
 
     static let openIDScopeNames: Set<String> = ["openid", "profile", "email", "offline_access"]
 
+    /// Whether `scope` is one of `openIDScopeNames`, by comparison: hashing a scope costs more on the token path.
+    static func isOpenIDScope(_ scope: String) -> Bool {
+        switch scope {
+        case "openid", "profile", "email", "offline_access": true
+        default: false
+        }
+    }
+
     /// The space-separated words of `text` (RFC 6749 §3.3), split on bytes: splitting a `String` by `Character`
     /// walks grapheme clusters, which costs more than the rest of the scope check on the token path.
     static func words(_ text: String) -> [String] {
         text.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) }
+    }
+
+    /// Whether `text` holds exactly one word (`words(text).count == 1`), without making the words.
+    static func isOneWord(_ text: String) -> Bool {
+        var words = 0
+        var inWord = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: " ") {
+                inWord = false
+            } else if !inWord {
+                inWord = true
+                words += 1
+                if words > 1 { return false }
+            }
+        }
+        return words == 1
     }
 
     // Entra: v1 user grants for a resource always return an ID token and a refresh token.
@@ -45,7 +69,8 @@ struct ScopeRequest: Sendable {
         v1Resource = resource
     }
 
-    /// Parses and checks `scope` against the directory (reference/entra-protocol.md §3.7, §4.3).
+    /// Parses and checks `scope` against the directory (reference/entra-protocol.md §3.7, §4.3). `graphResource` is
+    /// the cloud's (`Cloud.graphResource`, lower case).
     init(_ scopeParameter: String, tenant: Tenant, directory: Directory, graphResource: String) throws(OAuthError) {
         let scopes = Self.words(scopeParameter)
         requested = scopes
@@ -55,13 +80,14 @@ struct ScopeRequest: Sendable {
         var names: [String] = []
         var isDefault = false
         for scope in scopes {
-            if Self.openIDScopeNames.contains(scope) { oidc.insert(scope); continue }
+            if Self.isOpenIDScope(scope) { oidc.insert(scope); continue }
             guard scope.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
                 throw .invalidScope(scope)
             }
             let prefix: String?
             let name: String
-            if let slash = scope.lastIndex(of: "/") {
+            // By byte: `String.lastIndex(of:)` walks the scope's grapheme clusters.
+            if let slash = scope.utf8.lastIndex(of: UInt8(ascii: "/")) {
                 prefix = String(scope[..<slash])
                 name = String(scope[scope.index(after: slash)...])
             } else {
@@ -72,9 +98,9 @@ struct ScopeRequest: Sendable {
             let found: APIResource
             if let prefix {
                 let p = prefix.lowercased()
-                if p == graphResource.lowercased() || p == "https://graph.microsoft.com" || p == APIResource.graphAppID {
+                if p == graphResource || p == "https://graph.microsoft.com" || p == APIResource.graphAppID {
                     found = .graph
-                } else if let app = directory.api(prefix, in: tenant) {
+                } else if let app = directory.api(lowercased: p, in: tenant) {
                     found = .app(app)
                 } else if let azure = AzureResource.named(prefix, cloud: tenant.cloud) {
                     found = .azure(azure)
