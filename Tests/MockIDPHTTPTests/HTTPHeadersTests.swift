@@ -11,6 +11,19 @@ import Testing
         #expect(headers.contains("content-TYPE"))
     }
 
+    @Test("names match ignoring ASCII case only, short and long, from substrings too")
+    func nameMatching() {
+        let long = "X-Mockidp-A-Header-Name-Longer-Than-Fifteen-Bytes"
+        let headers = HTTPHeaders([(name: "Content-Type", value: "a"), (name: long, value: "b"), (name: "X-Café", value: "c")])
+        #expect(headers["CONTENT-TYPE"] == "a" && headers["content-typ"] == nil && headers["content-type "] == nil)
+        #expect(headers[long.uppercased()] == "b" && headers[long.lowercased()] == "b")
+        #expect(headers[String(long.dropLast())] == nil && headers[String(long.dropLast()) + "T"] == nil)
+        #expect(headers["x-café"] == "c" && headers["X-CAFÉ"] == nil)  // É is not ASCII: no folding
+        let sub = "..content-type..".dropFirst(2).dropLast(2)
+        #expect(headers[String(sub)] == "a")
+        #expect(headers["Content-Typf"] == nil && headers["Content-Tzpe"] == nil)
+    }
+
     @Test("the subscript gets the first value and values gets all in order")
     func firstAndAllValues() {
         var headers = HTTPHeaders()
