@@ -82,7 +82,7 @@ enum HTTPTransport: Sendable {
     }
 
     /// Whether `error` is what async-http-client reports for a request sent on a connection the server closed.
-    static func isClosedIdleConnection(_ error: any Error) -> Bool {
+    private static func isClosedIdleConnection(_ error: any Error) -> Bool {
         if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
         if let error = error as? ChannelError, case .ioOnClosedChannel = error { return true }
         return false

@@ -163,7 +163,7 @@ package struct AuthorizationChecks {
             // guide: "Scopes is ignored" at v1). social-auth-core's v1 and tenant backends send `openid profile
             // user_impersonation email` by default, with or without `resource` (AzureADOAuth2.DEFAULT_SCOPE). A
             // request with neither `resource` nor an OpenID Connect scope keeps its scopes (a Graph scope names Graph).
-            let openID = ScopeRequest.words(scope).filter { ScopeRequest.openIDScopeNames.contains($0) }
+            let openID = ScopeRequest.words(scope).filter(ScopeRequest.isOpenIDScope)
             if value("resource") != nil || !openID.isEmpty { scope = openID.joined(separator: " ") }
             if let resource = value("resource") {
                 // The code is for `resource`, as v2's `{resource}/.default`; v1 codes always come back with a refresh

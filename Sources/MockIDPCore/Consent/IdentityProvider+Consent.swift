@@ -78,7 +78,7 @@ extension IdentityProvider {
         let directory = directory(for: context)
         // v1: `scope` carries only its OpenID Connect meaning; the API is `resource` (IdentityProvider.userScopes).
         let text = v1Resource.map { resource in
-            (ScopeRequest.words(scope).filter(ScopeRequest.openIDScopeNames.contains) + [ScopeRequest.v1DefaultScope(resource)]).joined(separator: " ")
+            (ScopeRequest.words(scope).filter(ScopeRequest.isOpenIDScope) + [ScopeRequest.v1DefaultScope(resource)]).joined(separator: " ")
         } ?? scope
         do throws(OAuthError) {
             let scopes = try ScopeRequest(text, tenant: tenant, directory: directory, graphResource: graph)

@@ -17,12 +17,13 @@ struct ScopeRequest: Sendable {
 
     static let openIDScopeNames: Set<String> = ["openid", "profile", "email", "offline_access"]
 
-    /// Whether `scope` is one of `openIDScopeNames`, by comparison: hashing a scope costs more on the token path.
+    /// The longest of `openIDScopeNames`, in bytes.
+    private static let longestOpenIDScope = openIDScopeNames.map(\.utf8.count).max() ?? 0
+
+    /// Whether `scope` is one of `openIDScopeNames`. A longer scope (an API's, such as `{resource}/.default`) is told
+    /// by its length, without hashing it.
     static func isOpenIDScope(_ scope: String) -> Bool {
-        switch scope {
-        case "openid", "profile", "email", "offline_access": true
-        default: false
-        }
+        scope.utf8.count <= longestOpenIDScope && openIDScopeNames.contains(scope)
     }
 
     /// The space-separated words of `text` (RFC 6749 §3.3), split on bytes: splitting a `String` by `Character`
