@@ -30,10 +30,10 @@ struct TokenParameters: Sendable {
     private let values: [String: String]
 
     init(_ request: TokenRequest) throws(OAuthError) {
-        var values: [String: String] = [:]
+        // Sized once and each name hashed once: a token request has a handful of parameters.
+        var values = [String: String](minimumCapacity: request.parameters.count)
         for (name, value) in request.parameters {
-            guard values[name] == nil else { throw .duplicateParameter(name) }
-            values[name] = value
+            guard values.updateValue(value, forKey: name) == nil else { throw .duplicateParameter(name) }
         }
         self.values = values
     }

@@ -2,9 +2,21 @@ extension JSONValue {
     /// The compact UTF-8 JSON text of this value.
     public func serialized() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        // Room for the text as it is without escapes, so a token response (about 1.3 KB) is written without growing.
+        out.reserveCapacity(unescapedLength)
         write(into: &out)
         return out
+    }
+
+    /// The length of this value's compact text if no string needed escaping (numbers counted at 20 bytes).
+    var unescapedLength: Int {
+        switch self {
+        case .null, .bool: 5
+        case .int, .double: 20
+        case .string(let s): s.utf8.count + 2
+        case .array(let items): items.reduce(2) { $0 + $1.unescapedLength + 1 }
+        case .object(let object): object.members.reduce(2) { $0 + $1.key.utf8.count + 4 + $1.value.unescapedLength }
+        }
     }
 
     /// The compact JSON text of this value.
