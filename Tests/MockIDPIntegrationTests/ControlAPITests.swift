@@ -250,7 +250,7 @@ import Testing
     @Test("a delayed answer holds no worker thread: more delayed requests than threads, and others answered at once")
     func delays() async throws {
         try await Self.withServer(threads: 2) { base in
-            let r = try await Self.control(base, "faults", #"{"endpoint": "discovery", "delayMs": 3000, "count": 6}"#)
+            let r = try await Self.control(base, "faults", #"{"endpoint": "discovery", "delayMs": 6000, "count": 6}"#)
             #expect(r.status == 201 && r.json["status"] == nil)
             try await withThrowingTaskGroup(of: (Int, TimeInterval).self) { group in
                 for _ in 0..<6 {
@@ -267,14 +267,14 @@ import Testing
                     let quickStart = Date()
                     let quick = try await HTTP.fresh("\(base)/_mockidp/health")
                     #expect(quick.status == 200)
-                    // Blocked workers would hold it until the first delays end (2.7 s from here); on a loaded CI
-                    // machine an answer may still take a while, hence the wide margin.
-                    #expect(Date().timeIntervalSince(quickStart) < 2.5)
+                    // Blocked workers would hold it until the first delays end (5.7 s from here). The delay is long
+                    // so the margin can be wide: on a loaded CI machine one answer once took 3.0 s.
+                    #expect(Date().timeIntervalSince(quickStart) < 4.5)
                 }
                 for try await (status, elapsed) in group {
                     #expect(status == 200, "the real answer, delayed")
-                    // Two workers serving six 3 s delays two at a time would keep the last ones 9 s.
-                    #expect(elapsed >= 2.9 && elapsed < 5.9, "delayed about 3 s, all at once: \(elapsed)")
+                    // Two workers serving six 6 s delays two at a time would keep the last ones 18 s.
+                    #expect(elapsed >= 5.9 && elapsed < 11.9, "delayed about 6 s, all at once: \(elapsed)")
                 }
             }
             #expect(try await HTTP.fresh("\(base)/\(Self.contoso)/v2.0/.well-known/openid-configuration").status == 200)
