@@ -6,11 +6,13 @@ import Testing
 
 /// Responses with a `delay`: sent later from a suspended connection, never by a waiting worker thread.
 extension HTTPServerTests {
-    static func startDelaying(threads: Int, rejections: (@Sendable (HTTPRejection) -> Void)? = nil) throws -> (HTTPServer, UInt16) {
+    /// A server whose `/slow` answers after `delay` and `/fast` at once.
+    static func startDelaying(threads: Int, delay: Duration = .milliseconds(1500),
+                              rejections: (@Sendable (HTTPRejection) -> Void)? = nil) throws -> (HTTPServer, UInt16) {
         var router = Router()
         router.add("/slow") { _, _ in
             var r = HTTPResponse.text("late\n")
-            r.delay = .milliseconds(1500)
+            r.delay = delay
             return r
         }
         router.add("/fast") { _, _ in .text("now\n") }
@@ -25,23 +27,24 @@ extension HTTPServerTests {
 
     @Test("delayed responses on more connections than worker threads leave the others answered at once; keep-alive survives")
     func delayedResponses() throws {
-        let (server, port) = try Self.startDelaying(threads: 1)
+        // A long delay, so the margins for a loaded CI machine can be wide.
+        let (server, port) = try Self.startDelaying(threads: 1, delay: .seconds(3))
         defer { server.stop() }
         let start = Date()
-        let slow = try (0..<4).map { _ in try RawHTTPClient(port: port) }
+        let slow = try (0..<4).map { _ in try RawHTTPClient(port: port, timeout: 10) }
         for client in slow { try client.send("GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n") }
         let fast = try RawHTTPClient(port: port)
         try fast.send("GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(try fast.readResponse().text == "now\n")
-        // A blocked worker would hold it for the whole delay (1.5 s); the margin is for loaded CI machines.
-        #expect(Date().timeIntervalSince(start) < 1.2)
+        // A blocked worker would hold it for the whole delay (3 s).
+        #expect(Date().timeIntervalSince(start) < 2.5)
         for client in slow {
             let response = try client.readResponse()
             #expect(response.status == 200 && response.text == "late\n")
         }
         let elapsed = Date().timeIntervalSince(start)
-        // One after another on the one worker would take 6 s.
-        #expect(elapsed >= 1.45 && elapsed < 4.0, "all four after one delay, not one after another: \(elapsed)")
+        // One after another on the one worker would take 12 s.
+        #expect(elapsed >= 2.95 && elapsed < 8.0, "all four after one delay, not one after another: \(elapsed)")
         // The connection stays usable after a delayed response.
         try slow[0].send("GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(try slow[0].readResponse().text == "now\n")
