@@ -228,7 +228,7 @@ struct EndpointHandlers: Sendable {
         guard request.method == "POST" else {
             return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context)
         }
-        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+        let contentType = request.headers["Content-Type"]?.lowercasedIfNeeded() ?? ""
         guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
             return oauthError(.malformedRequest("the body must be application/x-www-form-urlencoded"), context: context)
         }

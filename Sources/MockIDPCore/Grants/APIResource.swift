@@ -52,11 +52,12 @@ enum APIResource: Sendable, Equatable {
 
     /// Whether an `apiPermissions` key names this API.
     func isNamed(_ key: String, graphResource: String) -> Bool {
-        let k = key.lowercased()
         switch self {
-        case .graph: return k == Self.graphAppID || k == graphResource.lowercased() || k == "https://graph.microsoft.com"
-        case .azure(let r): return r.isNamed(k)
-        case .app(let a): return k == a.clientID || a.identifierURIs.contains { $0.lowercased() == k }
+        case .graph:
+            return key.lowercasedEquals(Self.graphAppID) || key.equalsIgnoringCase(graphResource)
+                || key.lowercasedEquals("https://graph.microsoft.com")
+        case .azure(let r): return r.isNamed(key.lowercased())
+        case .app(let a): return key.lowercasedEquals(a.clientID) || a.identifierURIs.contains { $0.equalsIgnoringCase(key) }
         }
     }
 }

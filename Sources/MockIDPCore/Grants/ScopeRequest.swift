@@ -98,7 +98,7 @@ struct ScopeRequest: Sendable {
             guard !name.isEmpty else { throw .invalidScope(scope) }
             let found: APIResource
             if let prefix {
-                let p = prefix.lowercased()
+                let p = prefix.lowercasedIfNeeded()
                 if p == graphResource || p == "https://graph.microsoft.com" || p == APIResource.graphAppID {
                     found = .graph
                 } else if let app = directory.api(lowercased: p, in: tenant) {

@@ -91,6 +91,8 @@ enum AccessHandler {
         let headers = headers(of: connection)
         pending.headers = headers
         var codings: [String] = []
+        // Usually one length, so no set is made unless a second one differs.
+        var length: String?
         var lengths: Set<String> = []
         for (name, value) in headers {
             if ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
@@ -99,7 +101,10 @@ enum AccessHandler {
                     .filter { !$0.isEmpty }
             } else if ASCII.caseInsensitiveEquals(name, "Content-Length") {
                 for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    lengths.insert(String(item.filter { $0 != " " && $0 != "\t" }))
+                    let text = item.filter { $0 != " " && $0 != "\t" }
+                    if let length, length != text, lengths.isEmpty { lengths.insert(length) }
+                    if !lengths.isEmpty { lengths.insert(text) }
+                    if length == nil { length = text }
                 }
             }
         }
