@@ -88,6 +88,10 @@ import Testing
         let value: JSONValue = [.int(1_538_538_422), .double(1.5), .double(2), .int(-7), .double(-0.25)]
         #expect(value.jsonString == "[1538538422,1.5,2.0,-7,-0.25]")
         #expect(JSONValue.int(Int.max).jsonString == "9223372036854775807")
+        #expect(JSONValue.int(Int.min).jsonString == "-9223372036854775808")
+        for n in [0, 9, 10, -1, -10, 99_999, 1_000_000_007, -1_538_538_422] {
+            #expect(JSONValue.int(n).jsonString == String(n))
+        }
     }
 
     @Test("NaN and infinity are written as null, since JSON cannot express them")

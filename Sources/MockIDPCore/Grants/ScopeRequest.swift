@@ -34,18 +34,21 @@ struct ScopeRequest: Sendable {
 
     /// Whether `text` holds exactly one word (`words(text).count == 1`), without making the words.
     static func isOneWord(_ text: String) -> Bool {
-        var words = 0
-        var inWord = false
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: " ") {
-                inWord = false
-            } else if !inWord {
-                inWord = true
-                words += 1
-                if words > 1 { return false }
+        var text = text
+        return text.withUTF8 { bytes in
+            var words = 0
+            var inWord = false
+            for byte in bytes {
+                if byte == UInt8(ascii: " ") {
+                    inWord = false
+                } else if !inWord {
+                    inWord = true
+                    words += 1
+                    if words > 1 { return false }
+                }
             }
+            return words == 1
         }
-        return words == 1
     }
 
     // Entra: v1 user grants for a resource always return an ID token and a refresh token.

@@ -29,18 +29,13 @@ extension String {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y -> Bool? in
-                var equal = x.count == y.count
-                for i in 0..<Swift.min(x.count, y.count) {
-                    let p = x[i], q = y[i]
-                    guard p < 0x80, q < 0x80 else { return nil }
-                    if lower(p) != (foldOther ? lower(q) : q) { equal = false }
-                }
-                // Past the common length only the ASCII check is left to make.
-                if !equal {
-                    let longer = x.count > y.count ? x : y
-                    for i in Swift.min(x.count, y.count)..<longer.count where longer[i] >= 0x80 { return nil }
-                }
-                return equal
+                var high: UInt8 = 0
+                for byte in x { high |= byte }
+                for byte in y { high |= byte }
+                guard high < 0x80 else { return nil }
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where lower(x[i]) != (foldOther ? lower(y[i]) : y[i]) { return false }
+                return true
             }
         }
     }

@@ -39,23 +39,49 @@ private final class ClaimsSink {
     init(overrides: JSONObject) { self.overrides = overrides }
 
     /// Writes the separator and `"name":`.
-    func member(_ name: String) {
-        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
-        JSONText.appendString(name, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+    func member(_ name: String) { Self.member(name, to: &bytes) }
+
+    /// Writes the member `"name":"value"`. Each use of `bytes`, a class's stored property, costs a dynamic
+    /// exclusivity check: the whole member is written in one.
+    func member(_ name: String, string value: String) {
+        Self.member(name, string: value, to: &bytes)
+    }
+
+    /// Writes the member `"name":value`.
+    func member(_ name: String, int value: Int) {
+        Self.member(name, int: value, to: &bytes)
+    }
+
+    private static func member(_ name: String, to out: inout [UInt8]) {
+        if out.last != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+        JSONText.appendString(name, to: &out)
+        out.append(UInt8(ascii: ":"))
+    }
+
+    private static func member(_ name: String, string value: String, to out: inout [UInt8]) {
+        member(name, to: &out)
+        JSONText.appendString(value, to: &out)
+    }
+
+    private static func member(_ name: String, int value: Int, to out: inout [UInt8]) {
+        member(name, to: &out)
+        JSONText.appendInt(value, to: &out)
+    }
+
+    private static func append(_ strings: [String], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (i, s) in strings.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendString(s, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// Writes one member value of the supported kinds. Claims' own types are told apart by comparing type
     /// metadata, which costs far less than a dynamic cast on the token path.
     func value<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
         if T.self == [String].self {
-            let strings = unsafeBitCast(value, to: [String].self)
-            bytes.append(UInt8(ascii: "["))
-            for (i, s) in strings.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONText.appendString(s, to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
+            Self.append(unsafeBitCast(value, to: [String].self), to: &bytes)
             return
         }
         if T.self == String.self { JSONText.appendString(unsafeBitCast(value, to: String.self), to: &bytes); return }
@@ -97,24 +123,50 @@ private struct ClaimsContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// Writes `"key":` and then either the override for `key` (top level only) or the value `write` produces.
     private func member(_ key: Key, _ write: () throws -> Void) throws {
         let name = key.stringValue
+        if wroteOverride(name) { return }
         sink.member(name)
-        if isTopLevel, !sink.overrides.isEmpty, let override = sink.overrides[name] {
-            sink.overridden.insert(name)
-            override.write(into: &sink.bytes)
-            return
-        }
         try write()
+    }
+
+    /// Writes the override for `name` as the member's value, if there is one (top level only).
+    private func wroteOverride(_ name: String) -> Bool {
+        guard isTopLevel, !sink.overrides.isEmpty, let override = sink.overrides[name] else { return false }
+        sink.member(name)
+        sink.overridden.insert(name)
+        override.write(into: &sink.bytes)
+        return true
     }
 
     mutating func encodeNil(forKey key: Key) throws { try member(key) { sink.bytes.append(contentsOf: "null".utf8) } }
     mutating func encode(_ value: Bool, forKey key: Key) throws { try member(key) { try sink.value(value, codingPath: codingPath) } }
+    // Strings and integers, most of a token's claims, are written without a closure.
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try member(key) { JSONText.appendString(value, to: &sink.bytes) }
+        let name = key.stringValue
+        if !wroteOverride(name) { sink.member(name, string: value) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws { try member(key) { try sink.value(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try member(key) { JSONText.appendInt(value, to: &sink.bytes) } }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        let name = key.stringValue
+        if !wroteOverride(name) { sink.member(name, int: value) }
+    }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try member(key) { try sink.value(value, codingPath: codingPath) }
+    }
+    // The standard library's defaults for optionals run unspecialized; these skip a nil for the price of a test.
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {

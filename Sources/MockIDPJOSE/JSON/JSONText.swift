@@ -86,20 +86,23 @@ enum JSONText {
     /// Appends the decimal digits of `value`, without an intermediate `String`.
     static func appendInt(_ value: Int, to out: inout [UInt8]) {
         if value == 0 { out.append(UInt8(ascii: "0")); return }
-        if value == Int.min { out.append(contentsOf: String(value).utf8); return }
-        var v = value
-        if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+        var v = value.magnitude
+        // The sign and up to 19 digits, written from the end; then appended in one copy.
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
             while v > 0 {
-                buffer[n] = UInt8(ascii: "0") + UInt8(v % 10)
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
                 v /= 10
-                n += 1
             }
-            for j in stride(from: n - 1, through: 0, by: -1) { out.append(buffer[j]) }
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
 }
