@@ -8,11 +8,3 @@ extension Unicode.Scalar {
         value < 0x80 ? value == 0x20 || (0x09...0x0D).contains(value) : properties.isWhitespace
     }
 }
-
-extension String {
-    /// `lowercased()`, but the string itself (no copy) when it holds nothing to lower, as GUIDs, host names and
-    /// most usernames written in a configuration do.
-    var lowercasedUnlessLower: String {
-        utf8.contains { (0x41...0x5A).contains($0) || $0 >= 0x80 } ? lowercased() : self
-    }
-}

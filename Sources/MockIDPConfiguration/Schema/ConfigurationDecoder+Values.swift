@@ -179,7 +179,7 @@ extension ConfigurationDecoder {
             var keys: [String] = []
             var kept: [Sourced<String>] = []
             for value in values {
-                let key = ignoringCase ? value.value.lowercasedUnlessLower : value.value
+                let key = ignoringCase ? value.value.lowercasedIfNeeded() : value.value
                 if let first = keys.firstIndex(of: key) {
                     report(value.origin, "'\(value.value)' is already listed at \(kept[first].origin.reference(from: value.origin))")
                     continue
@@ -192,7 +192,7 @@ extension ConfigurationDecoder {
         var seen: [String: Origin] = [:]
         var kept: [Sourced<String>] = []
         for value in values {
-            let key = ignoringCase ? value.value.lowercasedUnlessLower : value.value
+            let key = ignoringCase ? value.value.lowercasedIfNeeded() : value.value
             if let first = seen[key] {
                 report(value.origin, "'\(value.value)' is already listed at \(first.reference(from: value.origin))")
                 continue
@@ -229,7 +229,7 @@ extension ConfigurationDecoder {
             report(origin, "must be a GUID")
             return nil
         }
-        return text.lowercasedUnlessLower
+        return text.lowercasedIfNeeded()
     }
 
     /// `true` or `false` (and the other spellings Yams' resolver reads as booleans: yes, no, on, off).

@@ -57,7 +57,7 @@ struct ConfigurationDecoder {
     /// Host names, lower-cased.
     mutating func hostNames(_ node: YAMLNode, at origin: Origin) -> [Sourced<String>] {
         strings(node, at: origin).compactMap { host in
-            let name = host.value.lowercasedUnlessLower
+            let name = host.value.lowercasedIfNeeded()
             guard HostName.isValid(name) else {
                 report(host.origin, "must be a host name such as login.microsoftonline.us (no scheme, port or path)")
                 return nil

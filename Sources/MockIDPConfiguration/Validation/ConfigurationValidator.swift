@@ -89,7 +89,7 @@ struct ConfigurationValidator {
         owners.reserveCapacity(overlay.tenants.count)
         for index in overlay.tenants.indices {
             for domain in overlay.tenants[index].domains {
-                let key = domain.value.lowercasedUnlessLower
+                let key = domain.value.lowercasedIfNeeded()
                 if let owner = owners[key] {
                     guard owner.tenant != index else { continue }
                     let other = overlay.tenants[owner.tenant]
@@ -118,7 +118,7 @@ struct ConfigurationValidator {
         /// Object ID → the user's index.
         var objectIDs: [String: Int] = [:]
         tenant.users.forEachInPlace { index, entry in
-            let key = entry.user.username.lowercasedUnlessLower
+            let key = entry.user.username.lowercasedIfNeeded()
             if let first = usernames[key] {
                 report(entry.usernameOrigin, "user '\(entry.user.username)' is already declared at \(first.reference(from: entry.usernameOrigin))")
                 return
@@ -160,7 +160,7 @@ struct ConfigurationValidator {
                 report(origin, "must be an absolute URI such as api://contoso-api, without a fragment (#)")
                 continue
             }
-            let key = uri.lowercasedUnlessLower
+            let key = uri.lowercasedIfNeeded()
             if let other = identifierURIs[key] {
                 report(origin, "'\(uri)' is already an identifier URI of \(tenant.apps[other.app].app.displayName) (\(other.origin.reference(from: origin)))")
             } else {
@@ -360,7 +360,7 @@ private struct APIDirectory {
 
     /// How names compare: without regard to case or a trailing slash.
     static func key(_ name: String) -> String {
-        var key = name.lowercasedUnlessLower
+        var key = name.lowercasedIfNeeded()
         if key.utf8.last == UInt8(ascii: "/") { key.removeLast() }
         return key
     }

@@ -15,7 +15,8 @@ extension String {
         Self.asciiCompare(self, other, foldOther: true) ?? (lowercased() == other.lowercased())
     }
 
-    /// `lowercased()`, returning this text itself when it is ASCII with no upper-case letter.
+    /// `lowercased()`, returning this text itself (no copy) when it is ASCII with no upper-case letter, as GUIDs,
+    /// host names and most usernames and URIs are.
     package func lowercasedIfNeeded() -> String {
         var text = self
         let lower = text.withUTF8 { bytes in
