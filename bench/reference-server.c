@@ -7,6 +7,8 @@
 // Its tokens/s against the bound 1/(1/signs + 1/discovery) is what a server with no work of its own reaches on this
 // machine; mockidp's efficiency is judged beside it. Not part of the product.
 // Usage: reference-server PORT KEY.pem [CERT.pem] (with a certificate it speaks HTTPS only).
+// REFERENCE_WORK_US=N adds N microseconds of the worker's CPU time to every token (a busy loop before the signature):
+// what efficiency a server keeps with that much work of its own (docs/performance.md, "How much work 0.9 leaves").
 #define _GNU_SOURCE
 #include <microhttpd.h>
 #include <openssl/evp.h>
@@ -16,11 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static EVP_PKEY *key;
 static struct MHD_Response *document;
 static char body[1667];
+static long work_ns;  // REFERENCE_WORK_US, in nanoseconds
+
+static long thread_cpu_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return now.tv_sec * 1000000000L + now.tv_nsec;
+}
+
+static void work(void) {  // burns work_ns of this thread's CPU time (not wall time: a preemption does not count)
+    if (work_ns == 0) return;
+    long end = thread_cpu_ns() + work_ns;
+    while (thread_cpu_ns() < end) {}
+}
 
 static size_t base64url(const unsigned char *in, size_t n, char *out) {
     static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -43,6 +59,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     if (*state == NULL) { *state = connection; return MHD_YES; }  // queueing on the first call would end keep-alive
     if (strcmp(method, "POST") != 0) return MHD_queue_response(connection, MHD_HTTP_OK, document);
     if (*upload_size != 0) { *upload_size = 0; return MHD_YES; }
+    work();
     char out[2048], *p = out;
     p += sprintf(p, "{\"token_type\":\"Bearer\",\"expires_in\":3599,\"ext_expires_in\":3599,\"access_token\":\"");
     char *input = p;  // a JWT's header and claims as long as mockidp's: 84 and 782 characters
@@ -76,6 +93,8 @@ static char *read_file(const char *path) {
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: reference-server PORT KEY.pem [CERT.pem]\n"); return 2; }
+    const char *work_us = getenv("REFERENCE_WORK_US");
+    work_ns = work_us != NULL ? atol(work_us) * 1000L : 0;
     char *key_pem = read_file(argv[2]);
     BIO *bio = BIO_new_mem_buf(key_pem, -1);
     key = PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL);
