@@ -69,9 +69,11 @@ import Testing
             scanner = scanner[r.upperBound...]
         }
         #expect(names.isSuperset(of: ["MOCKIDP_CONFIG", "MOCKIDP_HOST", "MOCKIDP_PORT", "MOCKIDP_STATE_DIR", "MOCKIDP_PUBLIC_URL"]))
-        // MOCKIDP_BINARY, MOCKIDP_SCREENSHOTS, MOCKIDP_FUZZ_SECONDS and MOCKIDP_RELEASE_BINARY (Tests/docker) belong to
-        // the test suites, not to the server.
-        for name in names.subtracting(["MOCKIDP_BINARY", "MOCKIDP_SCREENSHOTS", "MOCKIDP_FUZZ_SECONDS", "MOCKIDP_RELEASE_BINARY"]) {
+        // MOCKIDP_BINARY, MOCKIDP_SCREENSHOTS, MOCKIDP_FUZZ_SECONDS, MOCKIDP_FUZZ_JOBS (scripts/fuzz) and
+        // MOCKIDP_RELEASE_BINARY (Tests/docker) belong to the test suites, not to the server.
+        let testVariables: Set = ["MOCKIDP_BINARY", "MOCKIDP_SCREENSHOTS", "MOCKIDP_FUZZ_SECONDS", "MOCKIDP_FUZZ_JOBS",
+                                  "MOCKIDP_RELEASE_BINARY"]
+        for name in names.subtracting(testVariables) {
             #expect(help.contains(name), "the README names \(name), which mockidp serve does not read")
         }
     }
