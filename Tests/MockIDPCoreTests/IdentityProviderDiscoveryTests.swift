@@ -115,6 +115,10 @@ import Testing
         #expect(EntraTime.timestamp(0) == "1970-01-01 00:00:00Z")
         #expect(EntraTime.timestamp(1_711_489_682) == "2024-03-26 21:48:02Z")
         #expect(EntraTime.duration(90 * 86400) == "90.00:00:00")
+        var line = Array("x ".utf8)
+        EntraTime.appendTimestamp(1_711_489_682, to: &line)
+        #expect(String(decoding: line, as: UTF8.self) == "x 2024-03-26 21:48:02Z")
+        #expect(EntraTime.timestamp(253_402_300_800) == "10000-01-01 00:00:00Z")
     }
 
     @Test("derived GUIDs are stable and well formed")

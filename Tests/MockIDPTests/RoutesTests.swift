@@ -56,6 +56,15 @@ import Testing
         }
     }
 
+    @Test("the request log's message: method, path, status and milliseconds to three places")
+    func logLine() {
+        #expect(Routes.logLine("GET", "/common/v2.0/.well-known/openid-configuration", 200, milliseconds: 0.1204)
+                == "GET /common/v2.0/.well-known/openid-configuration 200 0.120ms")
+        #expect(Routes.logLine("POST", "/t/oauth2/v2.0/token", 400, milliseconds: 12.0049) == "POST /t/oauth2/v2.0/token 400 12.005ms")
+        #expect(Routes.logLine("GET", "/", 404, milliseconds: 0) == "GET / 404 0.000ms")
+        #expect(Routes.logLine("GET", "/ü", 200, milliseconds: 1234.5) == "GET /ü 200 1234.500ms")
+    }
+
     @Test("client credentials through the token route: a signed token whose azpacr says a secret was used")
     func clientCredentials() throws {
         let form = "grant_type=client_credentials&client_id=\(Self.daemon)&client_secret=daemon-secret&scope=api%3A%2F%2Fcontoso-api%2F.default"

@@ -25,15 +25,26 @@ public struct StandardErrorLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    /// Writes one line: time, level, message and metadata.
+    /// Writes one line: time, level, message and metadata. The line is written into one byte buffer as it is
+    /// built: a request's line costs one allocation.
     public func log(event: LogEvent) {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        var line = "\(EntraTime.timestamp(Int(ts.tv_sec))) \(event.level) \(event.message)"
-        let all = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
-        if !all.isEmpty { line += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
-        line += "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { _ = write(2, $0.baseAddress, $0.count) }
+        let message = event.message.description
+        var line: [UInt8] = []
+        line.reserveCapacity(32 + message.utf8.count)
+        EntraTime.appendTimestamp(Int(ts.tv_sec), to: &line)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: event.level.rawValue.utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: message.utf8)
+        if !metadata.isEmpty || event.metadata?.isEmpty == false {
+            let all = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
+            let text = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: text.utf8)
+        }
+        line.append(UInt8(ascii: "\n"))
+        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
     }
 }

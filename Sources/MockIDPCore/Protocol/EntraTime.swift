@@ -42,19 +42,30 @@ public final class ProviderClock: Sendable {
 package enum EntraTime {
     /// `2024-03-26 21:48:02Z`
     package static func timestamp(_ seconds: Int) -> String {
-        let (y, mo, d, h, mi, s) = civil(seconds)
-        // Written digit by digit: every log line carries one.
-        guard (0...9999).contains(y) else { return "\(y)-\(two(mo))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))Z" }
-        var b: [UInt8] = Array("0000-00-00 00:00:00Z".utf8)
-        func put(_ v: Int, _ at: Int, _ width: Int) {
-            var v = v
-            for i in stride(from: at + width - 1, through: at, by: -1) {
-                b[i] = UInt8(0x30 + v % 10)
-                v /= 10
-            }
-        }
-        put(y, 0, 4); put(mo, 5, 2); put(d, 8, 2); put(h, 11, 2); put(mi, 14, 2); put(s, 17, 2)
+        var b: [UInt8] = []
+        appendTimestamp(seconds, to: &b)
         return String(decoding: b, as: UTF8.self)
+    }
+
+    /// Appends `timestamp(seconds)`'s text to `out`, digit by digit: every log line starts with one.
+    package static func appendTimestamp(_ seconds: Int, to out: inout [UInt8]) {
+        let (y, mo, d, h, mi, s) = civil(seconds)
+        guard (0...9999).contains(y) else {
+            out.append(contentsOf: "\(y)-\(two(mo))-\(two(d)) \(two(h)):\(two(mi)):\(two(s))Z".utf8)
+            return
+        }
+        let start = out.count
+        out.append(contentsOf: "0000-00-00 00:00:00Z".utf8)
+        out.withUnsafeMutableBufferPointer { buffer in
+            func put(_ v: Int, _ at: Int, _ width: Int) {
+                var v = v
+                for i in stride(from: start + at + width - 1, through: start + at, by: -1) {
+                    buffer[i] = UInt8(0x30 + v % 10)
+                    v /= 10
+                }
+            }
+            put(y, 0, 4); put(mo, 5, 2); put(d, 8, 2); put(h, 11, 2); put(mi, 14, 2); put(s, 17, 2)
+        }
     }
 
     /// `2024-03-26T21:48:02.0000000Z`, as in refresh-token messages.
