@@ -43,9 +43,9 @@ struct TokenFactory {
 
     /// Signs `claims` (a claims struct of `Claims/`) with the active key and the header of `version`; `overriding`
     /// claims replace members of the same name in place and the others follow (see `ClaimsEncoder`).
-    func sign(_ claims: some Encodable, version: TokenVersion, kind: TokenKind, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
+    func sign(_ claims: some WritableClaims, version: TokenVersion, kind: TokenKind, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         do {
-            let payload = try ClaimsEncoder.encode(claims, overriding: overriding)
+            let payload = try ClaimsEncoder.encode(writable: claims, overriding: overriding)
             // Tamper faults wait (rare): the claims are read back once, to match faults and to apply the defect.
             if let tamper, case .object(let issued)? = try? JSONValue.parse(payload),
                let defect = tamper(kind, { issued[$0] != nil }) {

@@ -27,6 +27,18 @@ package enum ClaimsEncoder {
         sink.bytes.append(UInt8(ascii: "}"))
         return sink.bytes
     }
+
+    /// The same text for a `WritableClaims` struct, which lists its members to a `ClaimsWriter` itself: the token
+    /// path's way, with no `Encoder` in between.
+    package static func encode(writable claims: some WritableClaims, overriding: JSONObject = JSONObject()) throws(JOSEError) -> [UInt8] {
+        var writer = ClaimsWriter(overrides: overriding)
+        do {
+            try claims.write(to: &writer)
+        } catch {
+            throw JOSEError(reason: "the claims could not be encoded: \(error)")
+        }
+        return writer.finish()
+    }
 }
 
 /// The buffer the containers of one `ClaimsEncoder.encode` call share.

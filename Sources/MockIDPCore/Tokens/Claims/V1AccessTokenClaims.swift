@@ -1,6 +1,8 @@
+import MockIDPJOSE
+
 /// The claims of a v1 access token (issuer `https://sts.windows.net/{tid}/`), user or app-only, in Entra's order
 /// (reference/entra-protocol.md §5.2, §5.3). Nil members are left out.
-struct V1AccessTokenClaims: Encodable {
+struct V1AccessTokenClaims: WritableClaims {
     var audience: String
     var issuer: String
     var issuedAt: Int
@@ -41,5 +43,38 @@ struct V1AccessTokenClaims: Encodable {
         case identityProvider = "idp", email, identityType = "idtyp", name, objectID = "oid", refreshHint = "rh"
         case roles, scope = "scp", subject = "sub", tenantID = "tid", uniqueName = "unique_name"
         case userPrincipalName = "upn", tokenIdentifier = "uti", version = "ver", managedIdentityResourceID = "xms_mirid", authenticationContexts = "acrs"
+    }
+
+    /// Every member, in the order above.
+    func write(to claims: inout ClaimsWriter) throws {
+        try claims.member(CodingKeys.audience, audience)
+        try claims.member(CodingKeys.issuer, issuer)
+        try claims.member(CodingKeys.issuedAt, issuedAt)
+        try claims.member(CodingKeys.notBefore, notBefore)
+        try claims.member(CodingKeys.expires, expires)
+        try claims.member(CodingKeys.authenticationContextClass, authenticationContextClass)
+        try claims.member(CodingKeys.aio, aio)
+        try claims.member(CodingKeys.authenticationMethods, authenticationMethods)
+        try claims.member(CodingKeys.appID, appID)
+        try claims.member(CodingKeys.appIDAuthentication, appIDAuthentication)
+        try claims.member(CodingKeys.familyName, familyName)
+        try claims.member(CodingKeys.givenName, givenName)
+        try claims.member(CodingKeys.groups, groups)
+        try claims.member(CodingKeys.identityProvider, identityProvider)
+        try claims.member(CodingKeys.email, email)
+        try claims.member(CodingKeys.identityType, identityType)
+        try claims.member(CodingKeys.name, name)
+        try claims.member(CodingKeys.objectID, objectID)
+        try claims.member(CodingKeys.refreshHint, refreshHint)
+        try claims.member(CodingKeys.roles, roles)
+        try claims.member(CodingKeys.scope, scope)
+        try claims.member(CodingKeys.subject, subject)
+        try claims.member(CodingKeys.tenantID, tenantID)
+        try claims.member(CodingKeys.uniqueName, uniqueName)
+        try claims.member(CodingKeys.userPrincipalName, userPrincipalName)
+        try claims.member(CodingKeys.tokenIdentifier, tokenIdentifier)
+        try claims.member(CodingKeys.version, version)
+        try claims.member(CodingKeys.managedIdentityResourceID, managedIdentityResourceID)
+        try claims.member(CodingKeys.authenticationContexts, authenticationContexts)
     }
 }

@@ -1,5 +1,7 @@
+import MockIDPJOSE
+
 /// The claims of an ID token from the v1 endpoints (ADAL), in Entra's order (reference/entra-protocol.md §5.1).
-struct V1IDTokenClaims: Encodable {
+struct V1IDTokenClaims: WritableClaims {
     var audience: String
     var issuer: String
     var issuedAt: Int
@@ -35,5 +37,36 @@ struct V1IDTokenClaims: Encodable {
         case givenName = "given_name", name, groups, objectID = "oid", refreshHint = "rh", roles, subject = "sub"
         case tenantID = "tid", uniqueName = "unique_name", userPrincipalName = "upn", tokenIdentifier = "uti"
         case version = "ver", authenticationContexts = "acrs"
+    }
+
+    /// Every member, in the order above.
+    func write(to claims: inout ClaimsWriter) throws {
+        try claims.member(CodingKeys.audience, audience)
+        try claims.member(CodingKeys.issuer, issuer)
+        try claims.member(CodingKeys.issuedAt, issuedAt)
+        try claims.member(CodingKeys.notBefore, notBefore)
+        try claims.member(CodingKeys.expires, expires)
+        try claims.member(CodingKeys.authTime, authTime)
+        try claims.member(CodingKeys.authenticationMethods, authenticationMethods)
+        try claims.member(CodingKeys.aio, aio)
+        try claims.member(CodingKeys.nonce, nonce)
+        try claims.member(CodingKeys.codeHash, codeHash)
+        try claims.member(CodingKeys.accessTokenHash, accessTokenHash)
+        try claims.member(CodingKeys.identityProvider, identityProvider)
+        try claims.member(CodingKeys.email, email)
+        try claims.member(CodingKeys.familyName, familyName)
+        try claims.member(CodingKeys.givenName, givenName)
+        try claims.member(CodingKeys.name, name)
+        try claims.member(CodingKeys.groups, groups)
+        try claims.member(CodingKeys.objectID, objectID)
+        try claims.member(CodingKeys.refreshHint, refreshHint)
+        try claims.member(CodingKeys.roles, roles)
+        try claims.member(CodingKeys.subject, subject)
+        try claims.member(CodingKeys.tenantID, tenantID)
+        try claims.member(CodingKeys.uniqueName, uniqueName)
+        try claims.member(CodingKeys.userPrincipalName, userPrincipalName)
+        try claims.member(CodingKeys.tokenIdentifier, tokenIdentifier)
+        try claims.member(CodingKeys.version, version)
+        try claims.member(CodingKeys.authenticationContexts, authenticationContexts)
     }
 }

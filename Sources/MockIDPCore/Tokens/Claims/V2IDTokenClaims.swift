@@ -1,6 +1,8 @@
+import MockIDPJOSE
+
 /// The claims of a v2 ID token, in Entra's order (reference/entra-protocol.md §5.1). `email`, `name` and
 /// `preferred_username` follow the `email` and `profile` scopes.
-struct V2IDTokenClaims: Encodable {
+struct V2IDTokenClaims: WritableClaims {
     var audience: String
     var issuer: String
     var issuedAt: Int
@@ -33,5 +35,33 @@ struct V2IDTokenClaims: Encodable {
         case identityProvider = "idp", email, groups, name, objectID = "oid", preferredUsername = "preferred_username"
         case refreshHint = "rh", roles, subject = "sub", tenantID = "tid", tokenIdentifier = "uti", version = "ver"
         case authenticationMethods = "amr", authenticationContexts = "acrs"
+    }
+
+    /// Every member, in the order above.
+    func write(to claims: inout ClaimsWriter) throws {
+        try claims.member(CodingKeys.audience, audience)
+        try claims.member(CodingKeys.issuer, issuer)
+        try claims.member(CodingKeys.issuedAt, issuedAt)
+        try claims.member(CodingKeys.notBefore, notBefore)
+        try claims.member(CodingKeys.expires, expires)
+        try claims.member(CodingKeys.authTime, authTime)
+        try claims.member(CodingKeys.aio, aio)
+        try claims.member(CodingKeys.nonce, nonce)
+        try claims.member(CodingKeys.codeHash, codeHash)
+        try claims.member(CodingKeys.accessTokenHash, accessTokenHash)
+        try claims.member(CodingKeys.identityProvider, identityProvider)
+        try claims.member(CodingKeys.email, email)
+        try claims.member(CodingKeys.groups, groups)
+        try claims.member(CodingKeys.name, name)
+        try claims.member(CodingKeys.objectID, objectID)
+        try claims.member(CodingKeys.preferredUsername, preferredUsername)
+        try claims.member(CodingKeys.refreshHint, refreshHint)
+        try claims.member(CodingKeys.roles, roles)
+        try claims.member(CodingKeys.subject, subject)
+        try claims.member(CodingKeys.tenantID, tenantID)
+        try claims.member(CodingKeys.tokenIdentifier, tokenIdentifier)
+        try claims.member(CodingKeys.version, version)
+        try claims.member(CodingKeys.authenticationMethods, authenticationMethods)
+        try claims.member(CodingKeys.authenticationContexts, authenticationContexts)
     }
 }
