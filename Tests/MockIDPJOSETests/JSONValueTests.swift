@@ -57,14 +57,14 @@ import Testing
         #expect(JSONValue.string("</script>").jsonString == #""\u003c/script>""#)
     }
 
-    @Test("a byte that needs escaping is found at every offset of long text, across the word-at-a-time scan")
+    @Test("a byte that needs escaping is found at every offset of long text, across the sixteen-byte scan")
     func escapingAtEveryOffset() {
         // Bytes just beside those that need escaping (0x1F/0x20, 0x21/0x22/0x23, 0x3B/0x3C/0x3D, 0x5B/0x5C/0x5D)
         // and non-ASCII text around them: the scan must stop at exactly the right ones.
         let special: [(Character, String)] = [("\u{1F}", "\\u001f"), ("\"", "\\\""), ("\\", "\\\\"), ("<", "\\u003c"),
                                               ("\n", "\\n"), ("\u{0}", "\\u0000")]
-        let neighbours = " !#;=[]é€😀"
-        for length in [7, 8, 9, 15, 16, 17, 31, 40] {
+        let neighbours = " !#;=[]é€😀\u{7F}"
+        for length in [7, 8, 9, 15, 16, 17, 31, 40, 47, 48, 49] {
             let plain = String((0..<length).map { i in Array(neighbours)[i % neighbours.count] })
             #expect(JSONValue.string(plain).jsonString == "\"\(plain)\"")
             for offset in 0..<length {

@@ -1,3 +1,5 @@
+import CJSONText
+
 /// Writing compact JSON text straight into a byte buffer: the one place that knows how JSON strings are escaped,
 /// shared by `JSONValue.serialized()` and `ClaimsEncoder`.
 enum JSONText {
@@ -21,18 +23,12 @@ enum JSONText {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// 1 for each byte value `needsEscape` is true for: one load per byte on the token path.
-    private static let escapeTable: [UInt8] = (0...255).map { needsEscape(UInt8($0)) ? 1 : 0 }
-
     /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string. Runs that need no escaping are copied whole.
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         let count = bytes.count
-        // Most strings (tokens, identifiers, URLs) need no escaping at all: find the first byte that does.
-        var i = escapeTable.withUnsafeBufferPointer { table in
-            var i = firstWordNeedingEscape(bytes)
-            while i < count, table[Int(bytes[i])] == 0 { i += 1 }
-            return i
-        }
+        // Most strings (tokens, identifiers, URLs) need no escaping at all: find the first byte that does, sixteen
+        // bytes at a time (`CJSONText`; a word-at-a-time scan in Swift took 39 instructions for eight bytes).
+        var i = bytes.baseAddress.map { mockidp_json_first_escape($0, count) } ?? 0
         if i == count {
             out.append(contentsOf: bytes)
             return
@@ -57,30 +53,6 @@ enum JSONText {
             i += 1
         }
         if start < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<count])) }
-    }
-
-    /// The offset of the first eight-byte word of `bytes` that may hold a byte `needsEscape` is true for (or of
-    /// the tail shorter than a word), tested a word at a time: a byte below 0x20 (`hasless`), or one equal to `"`,
-    /// a backslash or `<` (`haszero` of the word XORed with it), from "Bit Twiddling Hacks". Each test is exact for the
-    /// word as a whole, so no byte that needs escaping is skipped. A token (about 1,200 characters in the token
-    /// response) is scanned in an eighth of the loads.
-    @inline(__always)
-    private static func firstWordNeedingEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        var i = 0
-        while i + 8 <= bytes.count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22))
-                || hasZero(word ^ (ones &* 0x5C)) || hasZero(word ^ (ones &* 0x3C)) {
-                return i
-            }
-            i += 8
-        }
-        return i
     }
 
     /// Appends the decimal digits of `value`, without an intermediate `String`.
