@@ -104,4 +104,14 @@ import Testing
         let r = router([("/{tenant}/keys", nil)])
         #expect(answer(r, "//keys").0 == 404)
     }
+
+    @Test("segments are cut at every slash, whatever the text between: non-ASCII captures keep their text")
+    func nonASCIISegments() {
+        let r = router([("/{tenant}/{policy}/x", nil), ("/a/{rest...}", nil)])
+        #expect(answer(r, "/Zoë/😀 b/x") == (200, "/{tenant}/{policy}/x tenant=Zoë policy=😀 b"))
+        #expect(answer(r, "/Zoë/😀/x/") == (200, "/{tenant}/{policy}/x tenant=Zoë policy=😀"))
+        #expect(answer(r, "/a/é//ü/") == (200, "/a/{rest...} rest=é//ü/"))
+        #expect(answer(r, "Zoë/p/x") == (200, "/{tenant}/{policy}/x tenant=Zoë policy=p"))
+        #expect(answer(r, "/Zoë//x").0 == 404)
+    }
 }

@@ -8,6 +8,10 @@
 /// - a trailing slash is ignored ("/a/b/" matches "/a/b");
 /// - HEAD is answered by a GET route;
 /// - a path that matches only under other methods is `methodNotAllowed` (405 with an `Allow` header in `Router`).
+///
+/// The matching itself is `RoutePatterns`, which knows routes by index and nothing of `Value`: a generic table used
+/// from another module runs unspecialized, with type-metadata lookups and value-witness copies at every node a
+/// path visits. Only the value of the route found is read through `Value`.
 package struct RouteTable<Value: Sendable>: Sendable {
     /// What matching a method and path found.
     package enum Match {
@@ -16,6 +20,39 @@ package struct RouteTable<Value: Sendable>: Sendable {
         /// The path matches only routes of other methods, which `allowed` lists (HEAD included where GET is).
         case methodNotAllowed(allowed: [String])
         /// No route's pattern matches the path.
+        case notFound
+    }
+
+    private var patterns = RoutePatterns()
+    private var values: [Value] = []
+
+    /// An empty table.
+    package init() {}
+
+    /// Adds `value` for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
+    ///
+    /// A malformed pattern (a brace inside a literal, an empty capture name, a catch-all that is not last, an empty
+    /// segment) is a programming error and stops the program.
+    package mutating func add(_ pattern: String, methods: Set<String>? = nil, _ value: Value) {
+        patterns.add(pattern, methods: methods)
+        values.append(value)
+    }
+
+    /// The route for `method` and `path` (a percent-decoded path without the query).
+    package func match(method: String, path: String) -> Match {
+        switch patterns.match(method: method, path: path) {
+        case .found(let index, let parameters): .found(values[index], parameters)
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        case .notFound: .notFound
+        }
+    }
+}
+
+/// `RouteTable`'s patterns and matching, with routes known by the order they were added.
+struct RoutePatterns: Sendable {
+    enum Match {
+        case found(Int, RouteParameters)
+        case methodNotAllowed(allowed: [String])
         case notFound
     }
 
@@ -33,7 +70,6 @@ package struct RouteTable<Value: Sendable>: Sendable {
     private struct Endpoint: Sendable {
         var methods: Set<String>?
         var parameterNames: [String]
-        var value: Value
 
         func allows(_ method: String) -> Bool {
             guard let methods else { return true }
@@ -50,14 +86,8 @@ package struct RouteTable<Value: Sendable>: Sendable {
     private var nodes: [Node] = [Node()]
     private var endpoints: [Endpoint] = []
 
-    /// An empty table.
-    package init() {}
-
-    /// Adds `value` for `pattern` and the given methods (nil: any method); when routes tie, the first added wins.
-    ///
-    /// A malformed pattern (a brace inside a literal, an empty capture name, a catch-all that is not last, an empty
-    /// segment) is a programming error and stops the program.
-    package mutating func add(_ pattern: String, methods: Set<String>? = nil, _ value: Value) {
+    /// Adds the next route's `pattern` and methods (nil: any method).
+    mutating func add(_ pattern: String, methods: Set<String>?) {
         var node = 0
         var names: [String] = []
         var catchAll = false
@@ -89,7 +119,7 @@ package struct RouteTable<Value: Sendable>: Sendable {
         guard Set(names).count == names.count else {
             preconditionFailure("route pattern \(pattern) uses a capture name twice")
         }
-        endpoints.append(Endpoint(methods: methods, parameterNames: names, value: value))
+        endpoints.append(Endpoint(methods: methods, parameterNames: names))
         if catchAll {
             nodes[node].catchAlls.append(endpoints.count - 1)
         } else {
@@ -97,8 +127,8 @@ package struct RouteTable<Value: Sendable>: Sendable {
         }
     }
 
-    /// The route for `method` and `path` (a percent-decoded path without the query).
-    package func match(method: String, path: String) -> Match {
+    /// The index of the route for `method` and `path`, with the captures.
+    func match(method: String, path: String) -> Match {
         let segments = Self.segments(of: path)
         var search = Search(path: path, segments: segments, method: method)
         if let endpointIndex = find(node: 0, at: 0, &search) {
@@ -108,7 +138,7 @@ package struct RouteTable<Value: Sendable>: Sendable {
             for (name, value) in zip(endpoint.parameterNames, search.captures) {
                 values.append((name: name, value: String(value)))
             }
-            return .found(endpoint.value, RouteParameters(values))
+            return .found(endpointIndex, RouteParameters(values))
         }
         guard search.otherMethodsMatched else { return .notFound }
         var allowed = search.allowed
@@ -169,6 +199,22 @@ package struct RouteTable<Value: Sendable>: Sendable {
         var segments: [Substring] = []
         segments.reserveCapacity(8)
         let utf8 = path.utf8
+        // Native strings: the slashes are found in the bytes, and a segment's bounds made from their offsets (O(1)
+        // for UTF-8 storage); stepping `String.Index`es byte by byte cost more than the rest of the match.
+        let scanned: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            var i = start
+            while i < bytes.count {
+                if bytes[i] == UInt8(ascii: "/") {
+                    segments.append(path[index(start)..<index(i)])
+                    start = i + 1
+                }
+                i += 1
+            }
+            if start < bytes.count { segments.append(path[index(start)..<utf8.endIndex]) }
+        }
+        if scanned != nil { return segments }
         var start = utf8.startIndex
         if start < utf8.endIndex, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
         var index = start
