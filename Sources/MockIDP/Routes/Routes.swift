@@ -73,11 +73,11 @@ struct Routes: Sendable {
                 for byte in text.utf8 { buffer[o] = byte; o += 1 }
             }
             func put(_ byte: UInt8) { buffer[o] = byte; o += 1 }
+            // Statuses and elapsed times are never negative.
             func put(_ value: Int, width: Int = 1) {
                 var digits = 1
                 var rest = value.magnitude / 10
                 while rest > 0 { digits += 1; rest /= 10 }
-                if value < 0 { put(UInt8(ascii: "-")) }
                 var v = value.magnitude
                 let end = o + max(digits, width)
                 for i in stride(from: end - 1, through: o, by: -1) {

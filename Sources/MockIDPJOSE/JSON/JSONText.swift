@@ -5,13 +5,6 @@ import CJSONText
 enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Whether `byte` must be escaped inside a JSON string. `<` is escaped too, so JSON embedded in an HTML page can
-    /// never close a `<script>` element.
-    @inline(__always)
-    static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<")
-    }
-
     /// Appends `s` as a quoted, escaped JSON string.
     static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -23,36 +16,32 @@ enum JSONText {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string. Runs that need no escaping are copied whole.
+    /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string. Which bytes need escaping is
+    /// `mockidp_json_first_escape`'s to say (`CJSONText`: control characters, `"`, the backslash, and `<`, so JSON
+    /// embedded in an HTML page can never close a `<script>` element); it finds each in turn, sixteen bytes at a
+    /// time (a word-at-a-time scan in Swift took 39 instructions for eight bytes), and the runs between are copied
+    /// whole. Most strings (tokens, identifiers, URLs) need no escaping at all.
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard let base = bytes.baseAddress else { return }
         let count = bytes.count
-        // Most strings (tokens, identifiers, URLs) need no escaping at all: find the first byte that does, sixteen
-        // bytes at a time (`CJSONText`; a word-at-a-time scan in Swift took 39 instructions for eight bytes).
-        var i = bytes.baseAddress.map { mockidp_json_first_escape($0, count) } ?? 0
-        if i == count {
-            out.append(contentsOf: bytes)
-            return
-        }
         var start = 0
-        while i < count {
+        while start < count {
+            let i = start + mockidp_json_first_escape(base + start, count - start)
+            if start < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i])) }
+            guard i < count else { return }
             let byte = bytes[i]
-            if needsEscape(byte) {
-                if start < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i])) }
-                switch byte {
-                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
-                case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-                default:
-                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-                start = i + 1
+            switch byte {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
+            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            default:
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             }
-            i += 1
+            start = i + 1
         }
-        if start < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<count])) }
     }
 
     /// Appends the decimal digits of `value`, without an intermediate `String`.
