@@ -127,5 +127,16 @@ import Testing
         #expect(a == User.derivedObjectID(tenantID: "t", username: "bob@x"))
         #expect(GUID.isValid(a))
         #expect(!GUID.isValid("not-a-guid"))
+        // The values every earlier version gave (SHA-256 of the lower-cased name, in version-5 layout).
+        #expect(User.derivedObjectID(tenantID: "6A1F3C1E-0d5b-4c36-9d62-2f0a8f4b7c11", username: "Alice@contoso.onmicrosoft.com")
+            == "54949d0a-63d6-5207-85a8-de097315420d")
+        #expect(User.derivedObjectID(tenantID: "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11", username: "ZOË@contoso.onmicrosoft.com")
+            == "037886d9-02eb-5645-ace5-0d302ad6cb9f")
+        #expect(GUID.isValid("6A1F3C1E-0d5b-4c36-9d62-2f0a8f4b7c11"))
+        for text in ["", "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c1", "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c111",
+                     "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c1g", "6a1f3c1e+0d5b-4c36-9d62-2f0a8f4b7c11",
+                     "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c1é", "6a1f3c1e0d5b-4c36-9d62-2f0a8f4b7c11-"] {
+            #expect(!GUID.isValid(text), "\(text)")
+        }
     }
 }

@@ -4,7 +4,12 @@ import MockIDPJOSE
 package enum GUID {
     /// Whether `text` is a GUID in 8-4-4-4-12 form (either case).
     package static func isValid(_ text: some StringProtocol) -> Bool {
-        let bytes = Array(text.utf8)
+        // The bytes where they lie, checked by a function that is not generic: a walk of a generic text's UTF-8
+        // view called through its witnesses for every byte, and copying to an array allocated for every id.
+        text.utf8.withContiguousStorageIfAvailable(isValid(utf8:)) ?? Array(text.utf8).withUnsafeBufferPointer(isValid(utf8:))
+    }
+
+    private static func isValid(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == 36 else { return false }
         for (i, b) in bytes.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {
@@ -28,14 +33,19 @@ package enum GUID {
         var b = input
         b[6] = (b[6] & 0x0F) | (version << 4)
         b[8] = (b[8] & 0x3F) | 0x80
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (i, byte) in b.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0F)])
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var at = 0
+            for (i, byte) in b.prefix(16).enumerated() {
+                if i == 4 || i == 6 || i == 8 || i == 10 {
+                    out[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                out[at] = hexDigits[Int(byte >> 4)]
+                out[at + 1] = hexDigits[Int(byte & 0x0F)]
+                at += 2
+            }
+            return at
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isHexDigit(_ b: UInt8) -> Bool {

@@ -22,7 +22,7 @@ public struct ManagedIdentity: Sendable, Equatable {
 
     /// A stable object ID for an identity that has none configured, derived from tenant and client ID.
     public static func derivedObjectID(tenantID: String, clientID: String) -> String {
-        GUID.derived(from: "managed-identity:\(tenantID.lowercased()):\(clientID.lowercased())")
+        GUID.derived(from: "managed-identity:\(tenantID.lowercasedIfNeeded()):\(clientID.lowercasedIfNeeded())")
     }
 
     /// A stable resource ID for an identity that has none configured: a user-assigned identity's ARM ID, or, for a

@@ -49,6 +49,6 @@ public struct User: Sendable, Equatable {
     /// A stable object ID for a user who has none configured: a name-based GUID of tenant and username,
     /// so the same configuration gives the same `oid` on every machine and every start.
     public static func derivedObjectID(tenantID: String, username: String) -> String {
-        GUID.derived(from: "user:\(tenantID.lowercased()):\(username.lowercased())")
+        GUID.derived(from: "user:\(tenantID.lowercasedIfNeeded()):\(username.lowercasedIfNeeded())")
     }
 }
