@@ -50,6 +50,9 @@ import Testing
         ("api://contoso-api/.default  api://contoso-api/.default", 1002012, "invalid_scope"),
         ("   ", 1002012, "invalid_scope"),
         ("api://contoso-api/.default ", 1002012, "invalid_scope"),
+        ("/.default", 500011, "invalid_resource"),
+        ("api://contoso\"api/.default", 70011, "invalid_scope"),
+        ("api://contoso-\u{E9}pi/.default", 70011, "invalid_scope"),
     ])
     func clientCredentialsErrors(scope: String, code: Int, error: String) {
         let e = clientCredentials(scope).error

@@ -16,6 +16,15 @@ import Testing
         }
     }
 
+    @Test("text between a prefix and a suffix is the prefix, the unpadded text and the suffix")
+    func between() {
+        for (plain, standard) in Self.vectors {
+            let bytes = Array(("xx" + plain).utf8)
+            #expect(Base64URL.encode(bytes[2...], between: "0.", and: ".") == "0." + standard.filter { $0 != "=" } + ".")
+            #expect(Base64URL.encode(bytes[2...], between: "", and: "") == standard.filter { $0 != "=" })
+        }
+    }
+
     @Test("RFC 4648 test vectors decode padded and unpadded")
     func rfc4648Decode() {
         for (plain, standard) in Self.vectors {

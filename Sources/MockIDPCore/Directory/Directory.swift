@@ -214,7 +214,7 @@ package final class Directory: Sendable {
 
     /// The app registered in `tenant`, or a multi-tenant app registered elsewhere (it gets a service principal anywhere).
     func app(_ clientID: String, in tenant: Tenant) -> Application? {
-        let key = clientID.lowercased()
+        let key = clientID.lowercasedIfNeeded()
         let home = tenantIndex[tenant.id]
         if let t = home, let a = appIndex[t]?[key] { return configuration.tenants[t].apps[a] }
         guard let (t, a) = multiTenantApps[key]?.first(where: { $0.tenant != home }) else { return nil }
@@ -223,7 +223,7 @@ package final class Directory: Sendable {
 
     /// An API app by identifier URI or client id, in `tenant` or multi-tenant elsewhere.
     func api(_ identifier: String, in tenant: Tenant) -> Application? {
-        api(lowercased: identifier.lowercased(), in: tenant)
+        api(lowercased: identifier.lowercasedIfNeeded(), in: tenant)
     }
 
     /// `api(_:in:)` for an identifier already in lower case.

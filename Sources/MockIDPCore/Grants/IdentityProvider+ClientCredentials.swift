@@ -62,9 +62,11 @@ extension IdentityProvider {
 
     /// The API of an app-only scope: exactly one `{resource}/.default`.
     func applicationScope(_ scope: String, tenant: Tenant, directory: Directory) throws(OAuthError) -> (APIResource, String?) {
-        let graph = Cloud.named(tenant.cloud).graphResource
         guard ScopeRequest.isOneWord(scope), scope.hasSuffix("/.default") else { throw .clientCredentialsNeedDefaultScope(scope) }
-        let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
-        return (scopes.resource, scopes.resourceIdentifier)
+        // The one word, checked as `ScopeRequest` checks each of its words, without splitting and collecting them.
+        let word = scope.utf8.first == UInt8(ascii: " ") ? String(Substring(scope.utf8.drop { $0 == UInt8(ascii: " ") })) : scope
+        let (resource, prefix, _) = try ScopeRequest.apiScope(word, tenant: tenant, directory: directory,
+                                                             graphResource: Cloud.named(tenant.cloud).graphResource)
+        return (resource, prefix)
     }
 }

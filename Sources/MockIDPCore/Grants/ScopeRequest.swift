@@ -51,6 +51,34 @@ struct ScopeRequest: Sendable {
         }
     }
 
+    /// One scope of an API, `{resource}/{name}` or a bare Graph scope `{name}`: the API it names, the prefix as
+    /// written (nil for a bare scope) and the name. Throws for characters a scope cannot hold, an empty name or an
+    /// API the tenant does not know.
+    static func apiScope(_ scope: String, tenant: Tenant, directory: Directory,
+                         graphResource: String) throws(OAuthError) -> (resource: APIResource, prefix: String?, name: String) {
+        guard scope.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+            throw .invalidScope(scope)
+        }
+        // By byte: `String.lastIndex(of:)` walks the scope's grapheme clusters.
+        guard let slash = scope.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+            // Entra: a scope without a resource prefix belongs to Microsoft Graph.
+            guard !scope.isEmpty else { throw .invalidScope(scope) }
+            return (.graph, nil, scope)
+        }
+        let prefix = String(scope[..<slash])
+        let name = String(scope[scope.index(after: slash)...])
+        guard !name.isEmpty else { throw .invalidScope(scope) }
+        let p = prefix.lowercasedIfNeeded()
+        if p == graphResource || p == "https://graph.microsoft.com" || p == APIResource.graphAppID {
+            return (.graph, prefix, name)
+        } else if let app = directory.api(lowercased: p, in: tenant) {
+            return (.app(app), prefix, name)
+        } else if let azure = AzureResource.named(prefix, cloud: tenant.cloud) {
+            return (.azure(azure), prefix, name)
+        }
+        throw .unknownResource(prefix, tenant: tenant.displayName)
+    }
+
     // Entra: v1 user grants for a resource always return an ID token and a refresh token.
     var wantsIDToken: Bool { v1Resource != nil || openIDScopes.contains("openid") }
     var wantsRefreshToken: Bool { v1Resource != nil || openIDScopes.contains("offline_access") }
@@ -85,36 +113,7 @@ struct ScopeRequest: Sendable {
         var isDefault = false
         for scope in scopes {
             if Self.isOpenIDScope(scope) { oidc.insert(scope); continue }
-            guard scope.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
-                throw .invalidScope(scope)
-            }
-            let prefix: String?
-            let name: String
-            // By byte: `String.lastIndex(of:)` walks the scope's grapheme clusters.
-            if let slash = scope.utf8.lastIndex(of: UInt8(ascii: "/")) {
-                prefix = String(scope[..<slash])
-                name = String(scope[scope.index(after: slash)...])
-            } else {
-                prefix = nil
-                name = scope
-            }
-            guard !name.isEmpty else { throw .invalidScope(scope) }
-            let found: APIResource
-            if let prefix {
-                let p = prefix.lowercasedIfNeeded()
-                if p == graphResource || p == "https://graph.microsoft.com" || p == APIResource.graphAppID {
-                    found = .graph
-                } else if let app = directory.api(lowercased: p, in: tenant) {
-                    found = .app(app)
-                } else if let azure = AzureResource.named(prefix, cloud: tenant.cloud) {
-                    found = .azure(azure)
-                } else {
-                    throw .unknownResource(prefix, tenant: tenant.displayName)
-                }
-            } else {
-                // Entra: a scope without a resource prefix belongs to Microsoft Graph.
-                found = .graph
-            }
+            let (found, prefix, name) = try Self.apiScope(scope, tenant: tenant, directory: directory, graphResource: graphResource)
             if let resource, resource != found { throw .multipleResources() }
             resource = found
             identifier = prefix

@@ -27,11 +27,14 @@ package final class SystemRandom: RandomSource {
                 pool.bytes = SecureRandom.bytes(Self.poolSize)
                 pool.next = 0
             }
-            let range = pool.next..<(pool.next + count)
-            let taken = Array(pool.bytes[range])
-            pool.bytes.replaceSubrange(range, with: repeatElement(0, count: count))
+            let start = pool.next
             pool.next += count
-            return taken
+            return pool.bytes.withUnsafeMutableBufferPointer { all in
+                let range = UnsafeMutableBufferPointer(rebasing: all[start..<(start + count)])
+                let taken = Array(range)
+                range.update(repeating: 0)
+                return taken
+            }
         }
     }
 }

@@ -92,7 +92,7 @@ struct TokenFactory {
         init(_ random: RandomSource) {
             let bytes = random.bytes(48 + 40 + 16)
             aio = Base64URL.encode(bytes[0..<48])
-            refreshHint = "0." + Base64URL.encode(bytes[48..<88]) + "."
+            refreshHint = Base64URL.encode(bytes[48..<88], between: "0.", and: ".")
             tokenIdentifier = Base64URL.encode(bytes[88..<104])
         }
     }

@@ -96,12 +96,12 @@ enum AccessHandler {
         var lengths: Set<String> = []
         for (name, value) in headers {
             if ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
-                codings += value.split(separator: ",")
-                    .map { ASCII.lowercased($0.filter { $0 != " " && $0 != "\t" }) }
+                codings += commaSeparated(value)
+                    .map { ASCII.lowercased(withoutBlanks($0)) }
                     .filter { !$0.isEmpty }
             } else if ASCII.caseInsensitiveEquals(name, "Content-Length") {
-                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    let text = item.filter { $0 != " " && $0 != "\t" }
+                for item in commaSeparated(value) {
+                    let text = withoutBlanks(item)
                     if let length, length != text, lengths.isEmpty { lengths.insert(length) }
                     if !lengths.isEmpty { lengths.insert(text) }
                     if length == nil { length = text }
@@ -118,6 +118,19 @@ enum AccessHandler {
             return (.badRequest, "the request has Content-Length fields that disagree (\(lengths.sorted().joined(separator: ", ")))")
         }
         return nil
+    }
+
+    /// The items of a comma-separated field value, empty ones included, cut at the comma's byte.
+    private static func commaSeparated(_ value: String) -> [Substring] {
+        value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    /// `item` without its spaces and tabs, removed by byte: filtering a field value by `Character` cost 3k
+    /// instructions a request that has a body.
+    private static func withoutBlanks(_ item: Substring) -> String {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard item.utf8.contains(where: isBlank) else { return String(item) }
+        return String(decoding: item.utf8.filter { !isBlank($0) }, as: UTF8.self)
     }
 
     static let endRequest: MHD_RequestCompletedCallback = { cls, _, requestState, _ in

@@ -27,6 +27,27 @@ package enum Base64URL {
         bytes.withUnsafeBytes { encodeBuffer($0) }
     }
 
+    /// Base64url text of part of an array, no padding, between ASCII `prefix` and `suffix`, made as one string
+    /// (Entra's refresh hint `rh` is `0.{base64url}.`).
+    package static func encode(_ bytes: ArraySlice<UInt8>, between prefix: StaticString, and suffix: StaticString) -> String {
+        let text = textLength(of: bytes.count, pad: false)
+        return String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + text + suffix.utf8CodeUnitCount) { out in
+            var at = 0
+            for byte in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
+                out[at] = byte
+                at += 1
+            }
+            at += bytes.withUnsafeBytes { input in
+                urlAlphabet.withUnsafeBufferPointer { write(input, table: $0, pad: false, to: UnsafeMutableBufferPointer(rebasing: out[at...])) }
+            }
+            for byte in UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount) {
+                out[at] = byte
+                at += 1
+            }
+            return at
+        }
+    }
+
     private static func encodeBuffer(_ buffer: UnsafeRawBufferPointer) -> String {
         String(unsafeUninitializedCapacity: textLength(of: buffer.count, pad: false)) { out in
             urlAlphabet.withUnsafeBufferPointer { write(buffer, table: $0, pad: false, to: out) }
