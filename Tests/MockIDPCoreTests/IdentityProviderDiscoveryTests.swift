@@ -133,6 +133,8 @@ import Testing
         #expect(User.derivedObjectID(tenantID: "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11", username: "ZOË@contoso.onmicrosoft.com")
             == "037886d9-02eb-5645-ace5-0d302ad6cb9f")
         #expect(GUID.isValid("6A1F3C1E-0d5b-4c36-9d62-2f0a8f4b7c11"))
+        #expect(GUID.isValid("/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/".dropFirst().dropLast()))
+        #expect(!GUID.isValid("/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/".dropFirst()))
         for text in ["", "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c1", "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c111",
                      "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c1g", "6a1f3c1e+0d5b-4c36-9d62-2f0a8f4b7c11",
                      "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c1é", "6a1f3c1e0d5b-4c36-9d62-2f0a8f4b7c11-"] {

@@ -23,7 +23,11 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Gets the first value of `name`; setting replaces every field of that name (at the first one's position), nil removes them.
     package subscript(name: String) -> String? {
         get {
-            fields.first { ASCII.caseInsensitiveEquals($0.name, name) }?.value
+            // By index: `first(where:)` copied each field it passed over (two references counted up and down).
+            for index in fields.indices where ASCII.caseInsensitiveEquals(fields[index].name, name) {
+                return fields[index].value
+            }
+            return nil
         }
         set {
             let position = fields.firstIndex { ASCII.caseInsensitiveEquals($0.name, name) }
@@ -45,7 +49,7 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// True when a field of that name is present.
     package func contains(_ name: String) -> Bool {
-        fields.contains { ASCII.caseInsensitiveEquals($0.name, name) }
+        fields.indices.contains { ASCII.caseInsensitiveEquals(fields[$0].name, name) }
     }
 
     /// The number of fields.
