@@ -33,17 +33,12 @@ package enum Base64URL {
         let text = textLength(of: bytes.count, pad: false)
         return String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + text + suffix.utf8CodeUnitCount) { out in
             var at = 0
-            for byte in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
-                out[at] = byte
-                at += 1
-            }
+            // `withUTF8Buffer`, not `utf8Start`: a one-character literal may be held as a scalar, without a pointer.
+            prefix.withUTF8Buffer { for byte in $0 { out[at] = byte; at += 1 } }
             at += bytes.withUnsafeBytes { input in
                 urlAlphabet.withUnsafeBufferPointer { write(input, table: $0, pad: false, to: UnsafeMutableBufferPointer(rebasing: out[at...])) }
             }
-            for byte in UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount) {
-                out[at] = byte
-                at += 1
-            }
+            suffix.withUTF8Buffer { for byte in $0 { out[at] = byte; at += 1 } }
             return at
         }
     }
