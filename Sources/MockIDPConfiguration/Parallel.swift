@@ -189,14 +189,3 @@ enum Parallel {
         let results: UnsafeMutableBufferPointer<Result?>
     }
 }
-
-extension Array {
-    /// Calls `body` with each element where it lies, and its index. `for … in` hands out copies, and a copy of a
-    /// tenant's or an app's entry counts a reference for each of its values (a large share of validating many
-    /// tenants, in profiles).
-    func forEachInPlace(_ body: (Int, Element) throws -> Void) rethrows {
-        try withUnsafeBufferPointer { elements in
-            for index in elements.indices { try body(index, elements[index]) }
-        }
-    }
-}

@@ -43,16 +43,16 @@ struct ConfigurationValidator {
         // Each tenant's own rules read only the (shared, unchanged) overlay: many tenants are checked on several cores.
         let perTenant = Parallel.map(overlay.tenants.count, minimumChunk: 256) { range in
             var part = ConfigurationValidator(overlay: overlay)
-            // The tenants where they lie: passing `overlay.tenants[i]` copied each one.
-            overlay.tenants.withUnsafeBufferPointer { tenants in
-                for tenantIndex in range {
-                    part.checkUsers(of: tenants[tenantIndex])
-                    part.checkApps(of: tenants[tenantIndex])
-                    part.checkGroups(of: tenants[tenantIndex])
-                    part.checkRegionSubScope(of: tenants[tenantIndex])
-                    part.checkAPIPermissions(of: tenants[tenantIndex], at: tenantIndex, apis: apis)
-                    part.checkFederatedIssuers(of: tenants[tenantIndex], trusted: trustedIssuers, tenantIDs: tenantIDs)
-                }
+            for tenantIndex in range {
+                // One copy, a constant the checks borrow: a value read through the array, or through a pointer into
+                // it, was copied again for each check, since a check mutates the validator, which holds the overlay.
+                let tenant = overlay.tenants[tenantIndex]
+                part.checkUsers(of: tenant)
+                part.checkApps(of: tenant)
+                part.checkGroups(of: tenant)
+                part.checkRegionSubScope(of: tenant)
+                part.checkAPIPermissions(of: tenant, at: tenantIndex, apis: apis)
+                part.checkFederatedIssuers(of: tenant, trusted: trustedIssuers, tenantIDs: tenantIDs)
             }
             return part.problems
         }
@@ -117,11 +117,12 @@ struct ConfigurationValidator {
         var usernames: [String: Origin] = [:]
         /// Object ID → the user's index.
         var objectIDs: [String: Int] = [:]
-        tenant.users.forEachInPlace { index, entry in
+        for index in tenant.users.indices {
+            let entry = tenant.users[index]
             let key = entry.user.username.lowercasedIfNeeded()
             if let first = usernames[key] {
                 report(entry.usernameOrigin, "user '\(entry.user.username)' is already declared at \(first.reference(from: entry.usernameOrigin))")
-                return
+                continue
             }
             usernames[key] = entry.usernameOrigin
             if let other = objectIDs[entry.user.objectID].map({ tenant.users[$0] }) {
@@ -139,8 +140,8 @@ struct ConfigurationValidator {
         var clientIDs: [String: Origin] = [:]
         /// Identifier URI → the app (its index) and where the URI is.
         var identifierURIs: [String: (app: Int, origin: Origin)] = [:]
-        tenant.apps.forEachInPlace { index, entry in
-            checkApp(entry, at: index, of: tenant, clientIDs: &clientIDs, identifierURIs: &identifierURIs)
+        for index in tenant.apps.indices {
+            checkApp(tenant.apps[index], at: index, of: tenant, clientIDs: &clientIDs, identifierURIs: &identifierURIs)
         }
     }
 
@@ -237,7 +238,7 @@ struct ConfigurationValidator {
     /// Each API an app names must be Microsoft Graph, an app of its tenant, or a multi-tenant app of another
     /// tenant; each value one of that API's scopes or app roles.
     private mutating func checkAPIPermissions(of tenant: TenantOverlay, at tenantIndex: Int, apis: APIDirectory) {
-        tenant.apps.forEachInPlace { _, entry in checkAPIPermissions(of: entry, in: tenantIndex, apis: apis) }
+        for index in tenant.apps.indices { checkAPIPermissions(of: tenant.apps[index], in: tenantIndex, apis: apis) }
     }
 
     private mutating func checkAPIPermissions(of entry: ApplicationEntry, in tenantIndex: Int, apis: APIDirectory) {
