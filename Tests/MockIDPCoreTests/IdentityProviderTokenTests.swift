@@ -70,10 +70,11 @@ import Testing
         #expect(Fixtures.claims(response.body?["access_token"]?.stringValue)["aud"] == .string(audience))
     }
 
-    @Test("a wrong secret is invalid_client 7000215 with status 401")
-    func wrongSecret() {
-        let e = clientCredentials("api://contoso-api/.default", secret: "nope").error
-        #expect(e?.aadsts == 7000215 && e?.status == 401 && e?.error == "invalid_client")
+    @Test("a wrong secret is invalid_client 7000215 with status 401: another text, the secret with 256 characters more, or its first part",
+          arguments: ["nope", "daemon-secret" + String(repeating: "x", count: 256), "daemon-secre"])
+    func wrongSecret(secret: String) {
+        let e = clientCredentials("api://contoso-api/.default", secret: secret).error
+        #expect(e?.aadsts == 7000215 && e?.status == 401 && e?.error == "invalid_client", "\(secret.count) characters")
     }
 
     @Test("a missing secret is 7000218 and a public client sending one is 700025")

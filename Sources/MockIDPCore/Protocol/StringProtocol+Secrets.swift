@@ -21,9 +21,10 @@ extension StringProtocol {
     /// Compares secrets (passwords, client secrets, tokens) in time independent of where, and whether in length,
     /// they differ.
     package func isSameSecret(as other: some StringProtocol) -> Bool {
-        let x = Array(utf8), y = Array(other.utf8)
-        var diff = UInt8(truncatingIfNeeded: x.count ^ y.count)
-        for i in 0..<Swift.min(x.count, y.count) { diff |= x[i] ^ y[i] }
+        // The lengths are compared whole. Folded into the byte of differences, as they once were, lengths 256 apart
+        // looked equal, and a secret passed with any 256 characters added to it, or the first part of a longer one.
+        var diff: UInt8 = utf8.count == other.utf8.count ? 0 : 1
+        for (x, y) in zip(utf8, other.utf8) { diff |= x ^ y }
         return diff == 0
     }
 }
