@@ -31,9 +31,7 @@ extension EndpointHandlers {
             // 404 page, `text/html`, on every endpoint (see `OAuthError.policyNotFound`).
             response = HTTPResponse.html(pages.render("not_found", [:]), status: .notFound)
         case .json:
-            response = HTTPResponse.json(report.jsonBody.serialized(), status: HTTPStatus(rawValue: error.status))
-            response.headers["Cache-Control"] = "no-store, no-cache"
-            response.headers["Pragma"] = "no-cache"
+            response = HTTPResponse.uncachedJSON(report.jsonBody.serialized(), status: HTTPStatus(rawValue: error.status))
             response.headers["x-ms-request-id"] = report.traceID
         case .page:
             response = HTTPResponse.html(pages.render("error", report.pageValues), status: .badRequest)

@@ -4,34 +4,41 @@ enum HostHeader {
     /// The header value lower-cased when it is `name[:port]` or `[v6][:port]`, else nil. Checked byte by byte:
     /// this runs on every request.
     static func validated(_ value: String) -> String? {
-        let bytes = Array(value.utf8)
-        guard !bytes.isEmpty, bytes.count <= 255 else { return nil }
+        // Read where the bytes lie (a copy into an array was an allocation a request).
+        var text = value
+        guard text.withUTF8({ isValid($0) }) else { return nil }
+        return value.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? value.lowercased() : value
+    }
+
+    /// Whether the header is `name[:port]` or `[v6][:port]`, at most 255 bytes.
+    private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 255 else { return false }
         var i = 0
         if bytes[0] == UInt8(ascii: "[") {
             i = 1
             while i < bytes.count, bytes[i] != UInt8(ascii: "]") {
-                guard isHex(bytes[i]) || bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: ".") else { return nil }
+                guard isHex(bytes[i]) || bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: ".") else { return false }
                 i += 1
             }
-            guard i < bytes.count, i > 1 else { return nil }
+            guard i < bytes.count, i > 1 else { return false }
             i += 1
         } else {
             while i < bytes.count, bytes[i] != UInt8(ascii: ":") {
                 let b = bytes[i]
                 guard isHex(b) || (b >= 0x67 && b <= 0x7A) || (b >= 0x47 && b <= 0x5A) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") else {
-                    return nil
+                    return false
                 }
                 i += 1
             }
-            guard i > 0 else { return nil }
+            guard i > 0 else { return false }
         }
         if i < bytes.count {
             let port = bytes[(i + 1)...]
             guard bytes[i] == UInt8(ascii: ":"), !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                return nil
+                return false
             }
         }
-        return bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? value.lowercased() : value
+        return true
     }
 
     private static func isHex(_ b: UInt8) -> Bool {

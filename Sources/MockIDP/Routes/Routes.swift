@@ -282,10 +282,7 @@ struct EndpointHandlers: Sendable {
                                         basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
         switch provider.token(tokenRequest, context: context) {
         case .success(let response):
-            var r = HTTPResponse.json(response.body.serialized())
-            r.headers["Cache-Control"] = "no-store, no-cache"
-            r.headers["Pragma"] = "no-cache"
-            return r
+            return .uncachedJSON(response.body.serialized())
         case .failure(let error):
             return oauthError(error, context: context)
         }

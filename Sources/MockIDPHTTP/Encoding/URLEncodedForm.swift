@@ -71,6 +71,10 @@ package enum URLEncodedForm {
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) throws(URLEncodingError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
+        // One pair more than there are '&'s at most: room made once, not grown pair by pair.
+        var separators = 0
+        for i in range where buffer[i] == UInt8(ascii: "&") { separators += 1 }
+        pairs.reserveCapacity(separators + 1)
         var start = range.lowerBound
         let end = range.upperBound
         while start < end {
@@ -103,24 +107,26 @@ package enum URLEncodedForm {
         if !needsWork {
             return try validated(slice, offset: range.lowerBound)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(slice.count)
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let byte = buffer[i]
-            if byte == UInt8(ascii: "%") {
-                guard i + 2 < range.upperBound,
-                      let high = hexValue(buffer[i + 1]), let low = hexValue(buffer[i + 2])
-                else { throw URLEncodingError(.invalidPercentEscape, offset: i) }
-                bytes.append(high << 4 | low)
-                i += 3
-            } else {
-                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-                i += 1
+        // Decoded into scratch memory (on the stack when small), then checked and made a string: one allocation, not
+        // two. The text never grows in decoding.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: slice.count) { bytes throws(URLEncodingError) in
+            var count = 0
+            var i = range.lowerBound
+            while i < range.upperBound {
+                let byte = buffer[i]
+                if byte == UInt8(ascii: "%") {
+                    guard i + 2 < range.upperBound,
+                          let high = hexValue(buffer[i + 1]), let low = hexValue(buffer[i + 2])
+                    else { throw URLEncodingError(.invalidPercentEscape, offset: i) }
+                    bytes[count] = high << 4 | low
+                    i += 3
+                } else {
+                    bytes[count] = plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                    i += 1
+                }
+                count += 1
             }
-        }
-        return try bytes.withUnsafeBufferPointer { decoded throws(URLEncodingError) in
-            try validated(decoded, offset: range.lowerBound)
+            return try validated(UnsafeBufferPointer(rebasing: bytes[..<count]), offset: range.lowerBound)
         }
     }
 

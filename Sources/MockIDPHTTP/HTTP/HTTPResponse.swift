@@ -24,6 +24,13 @@ package struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: body)
     }
 
+    /// A JSON body that no cache may keep (`Cache-Control: no-store, no-cache`, `Pragma: no-cache`), as Entra sends
+    /// tokens and errors. The fields are one literal: set one by one, they grew the list twice.
+    package static func uncachedJSON(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8",
+                                               "Cache-Control": "no-store, no-cache", "Pragma": "no-cache"], body: body)
+    }
+
     /// An HTML page with `Content-Type: text/html; charset=utf-8`.
     package static func html(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(body.utf8))

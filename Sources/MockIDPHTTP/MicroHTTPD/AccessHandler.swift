@@ -401,7 +401,10 @@ enum AccessHandler {
             if ASCII.caseInsensitiveEquals(name, "Content-Length") || ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
                 continue
             }
-            if MHD_add_response_header(made, name, value) == .NO {
+            // `withCString` lends a native string's own bytes; passing a `String` where C wants a pointer copies it
+            // into a new array every time (two allocations a field).
+            let added = name.withCString { name in value.withCString { MHD_add_response_header(made, name, $0) } }
+            if added == .NO {
                 context.logger.warning("dropped response header \(name): libmicrohttpd refused it (line breaks or invalid characters?)")
             }
         }
