@@ -123,7 +123,7 @@ package final class Directory: Sendable {
 
     /// The tenant with this GUID or domain.
     func tenant(_ idOrDomain: String) -> Tenant? {
-        tenantIndex[idOrDomain.lowercased()].map { configuration.tenants[$0] }
+        tenantIndex[idOrDomain.lowercasedIfNeeded()].map { configuration.tenants[$0] }
     }
 
     /// The tenant whose domain is the part after '@' in a username.

@@ -37,10 +37,13 @@ extension IdentityProvider {
 
     /// The app roles `client` holds on `resource`: its `apiPermissions` there that the API defines.
     func applicationRoles(client: Application, resource: APIResource, cloud: Cloud) -> [String] {
-        client.apiPermissions
-            .filter { resource.isNamed($0.resource, graphResource: cloud.graphResource) }
-            .flatMap(\.values)
-            .filter { resource.definesRole($0) }
+        // One array, not one a step (filter, flatMap, filter), each grown as it filled.
+        var roles: [String] = []
+        for permission in client.apiPermissions where resource.isNamed(permission.resource, graphResource: cloud.graphResource) {
+            roles.reserveCapacity(roles.count + permission.values.count)
+            for role in permission.values where resource.definesRole(role) { roles.append(role) }
+        }
+        return roles
     }
 
     /// Client credentials take exactly one `{resource}/.default` scope (v2) or a `resource` (v1).

@@ -78,7 +78,10 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// An empty object.
     public init() {}
     /// An object of `pairs` in order; a repeated key keeps its first place and its last value.
-    public init(_ pairs: some Sequence<(String, JSONValue)>) { for (k, v) in pairs { self[k] = v } }
+    public init(_ pairs: some Sequence<(String, JSONValue)>) {
+        members.reserveCapacity(pairs.underestimatedCount)
+        for (k, v) in pairs { self[k] = v }
+    }
     /// `[key: value, …]`, members in the order written.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         members.reserveCapacity(elements.count)
