@@ -17,6 +17,8 @@
 #include <openssl/crypto.h>
 // OSSL_PARAM_BLD: building RSA keys from JWK components with EVP_PKEY_fromdata (no deprecated RSA_* calls).
 #include <openssl/param_build.h>
+// OSSL_DECODER: reading the state directory's PKCS#8 RSA key with one decoder instead of all of them.
+#include <openssl/decoder.h>
 
 /// BIO_get_mem_data is a macro: the bytes written to a memory BIO.
 static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }

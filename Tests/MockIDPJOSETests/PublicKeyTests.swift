@@ -15,6 +15,27 @@ import Testing
         #expect(reloaded.verify(signature: try key.sign(data, algorithm: algorithm), for: data, algorithm: algorithm))
     }
 
+    @Test("isSame: a key's public half, read again from its PEM, is the same key; another key or type is not")
+    func sameKey() throws {
+        let rsa = try TestKeys.rsa.get(), ec = try TestKeys.ec.get()
+        #expect(rsa.publicKey.isSame(as: try PublicKey(pem: try rsa.publicKey.pem)))
+        #expect(rsa.publicKey.isSame(as: try PrivateKey(pem: try rsa.pkcs8PEM).publicKey))
+        #expect(ec.publicKey.isSame(as: try PrivateKey(pem: try ec.pkcs8PEM).publicKey))
+        #expect(!rsa.publicKey.isSame(as: try TestKeys.otherRSA.get().publicKey))
+        #expect(!ec.publicKey.isSame(as: try TestKeys.otherEC.get().publicKey))
+        #expect(!rsa.publicKey.isSame(as: ec.publicKey))
+    }
+
+    @Test("the public half a private key derives is what the openssl CLI derives from the same PEM",
+          .enabled(if: ExternalTool.isInstalled("openssl")), arguments: [false, true])
+    func publicHalfMatchesOpenSSL(ec: Bool) throws {
+        let key = ec ? try TestKeys.ec.get() : try TestKeys.rsa.get()
+        let outcome = try ExternalTool.run("openssl", ["pkey", "-pubout"], input: try key.pkcs8PEM)
+        #expect(outcome.status == 0)
+        let derived = try PrivateKey(pem: try key.pkcs8PEM).publicKey.pem
+        #expect(derived == outcome.output)
+    }
+
     @Test("the public PEM carries no private material")
     func publicOnly() throws {
         let pem = try TestKeys.rsa.get().publicKey.pem

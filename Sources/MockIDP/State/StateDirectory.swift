@@ -131,7 +131,7 @@ public struct StateDirectory: Sendable {
                 throw StateDirectoryError("the signing key in \(path) cannot be read (\(error)); delete the folder for fresh keys")
             }
             if let certPEM = read(File.signingCertificate), let certificate = try? Certificate(pem: certPEM),
-               Self.same(certificate.publicKey, privateKey.publicKey) {
+               certificate.publicKey.isSame(as: privateKey.publicKey) {
                 return SigningKey(privateKey: privateKey, certificate: certificate)
             }
             // The key without its certificate (a crash between the two writes): certify the key that is there.
@@ -192,7 +192,7 @@ public struct StateDirectory: Sendable {
             // leaves an older certificate that TLS would refuse to pair with the key.
             if let certPEM = read(File.serverCertificate), let keyPEM = read(File.serverKey),
                let leaf = try? Certificate(pem: certPEM), leaf.isIssued(by: ca),
-               let key = try? PrivateKey(pem: keyPEM), Self.same(leaf.publicKey, key.publicKey),
+               let key = try? PrivateKey(pem: keyPEM), leaf.publicKey.isSame(as: key.publicKey),
                Set(leaf.subjectAlternativeNames) == Set(dnsNames + ipAddresses), leaf.notAfter > now + 86400 * 7 {
                 return (certPEM, keyPEM)
             }
@@ -212,16 +212,10 @@ public struct StateDirectory: Sendable {
         }
     }
 
-    /// Whether two public keys are the same key (a certificate is for the private key beside it).
-    private static func same(_ a: PublicKey, _ b: PublicKey) -> Bool {
-        guard let x = try? a.pem, let y = try? b.pem else { return false }
-        return x == y
-    }
-
     private func certificateAuthority() throws -> (Certificate, PrivateKey) {
         if let certPEM = read(File.caCertificate), let keyPEM = read(File.caKey) {
             let ca = try Certificate(pem: certPEM), key = try PrivateKey(pem: keyPEM)
-            if Self.same(ca.publicKey, key.publicKey) { return (ca, key) }
+            if ca.publicKey.isSame(as: key.publicKey) { return (ca, key) }
             // A CA key whose certificate was never written (a crash): start the CA afresh; nothing trusts it yet.
         }
         let key = try PrivateKey.generateECP256()

@@ -39,10 +39,7 @@ final class OwnedKey: @unchecked Sendable {
         defer { EVP_PKEY_CTX_free(context) }
         try LibCrypto.check(EVP_PKEY_fromdata_init(context) == 1, "EVP_PKEY_fromdata_init")
         var made: OpaquePointer?
-        // EVP_PKEY_PUBLIC_KEY and EVP_PKEY_KEYPAIR are nested macros Swift does not import; these are their values.
-        let publicSelection = OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS
-            | OSSL_KEYMGMT_SELECT_PUBLIC_KEY
-        let selection = privateKey ? publicSelection | OSSL_KEYMGMT_SELECT_PRIVATE_KEY : publicSelection
+        let selection = privateKey ? Self.keyPairSelection : Self.publicSelection
         try LibCrypto.check(EVP_PKEY_fromdata(context, &made, selection, parameters) == 1, "EVP_PKEY_fromdata")
         let key = OwnedKey(try LibCrypto.check(made, "EVP_PKEY_fromdata"))
 
@@ -57,22 +54,24 @@ final class OwnedKey: @unchecked Sendable {
         return key
     }
 
-    /// The key's SubjectPublicKeyInfo (DER), which carries only the public half.
-    func subjectPublicKeyInfo() throws(OpenSSLError) -> [UInt8] {
-        try LibCrypto.derBytes("i2d_PUBKEY") { i2d_PUBKEY(pointer, $0) }
-    }
+    // EVP_PKEY_PUBLIC_KEY and EVP_PKEY_KEYPAIR are nested macros Swift does not import; these are their values.
+    static let publicSelection = OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS
+        | OSSL_KEYMGMT_SELECT_PUBLIC_KEY
+    static let keyPairSelection = publicSelection | OSSL_KEYMGMT_SELECT_PRIVATE_KEY
 
-    /// A public key read from SubjectPublicKeyInfo DER; every byte must belong to it.
-    static func fromSubjectPublicKeyInfo(_ der: [UInt8]) throws(OpenSSLError) -> OwnedKey {
-        try LibCrypto.withBytes(der) { buffer throws(OpenSSLError) in
-            guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-                throw LibCrypto.failure("d2i_PUBKEY", "no bytes")
-            }
-            var cursor: UnsafePointer<UInt8>? = start
-            let key = OwnedKey(try LibCrypto.check(d2i_PUBKEY(nil, &cursor, buffer.count), "d2i_PUBKEY"))
-            guard cursor == start + buffer.count else { throw LibCrypto.failure("d2i_PUBKEY", "trailing bytes after the key") }
-            return key
-        }
+    /// The public half as a key of its own: the public parameters exported and imported again
+    /// (`EVP_PKEY_todata`, `EVP_PKEY_fromdata`), about 30 µs. Through SubjectPublicKeyInfo DER it took about 0.7 ms,
+    /// OpenSSL 3's decoder chain, on the path from start to the first answer.
+    func publicHalf() throws(OpenSSLError) -> OwnedKey {
+        var parameters: UnsafeMutablePointer<OSSL_PARAM>?
+        try LibCrypto.check(EVP_PKEY_todata(pointer, Self.publicSelection, &parameters) == 1, "EVP_PKEY_todata")
+        defer { OSSL_PARAM_free(parameters) }
+        let context = try LibCrypto.check(EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
+        defer { EVP_PKEY_CTX_free(context) }
+        try LibCrypto.check(EVP_PKEY_fromdata_init(context) == 1, "EVP_PKEY_fromdata_init")
+        var made: OpaquePointer?
+        try LibCrypto.check(EVP_PKEY_fromdata(context, &made, Self.publicSelection, parameters) == 1, "EVP_PKEY_fromdata")
+        return OwnedKey(try LibCrypto.check(made, "EVP_PKEY_fromdata"))
     }
 }
 

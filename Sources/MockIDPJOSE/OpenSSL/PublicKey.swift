@@ -29,6 +29,11 @@ public final class PublicKey: @unchecked Sendable {
         }
     }
 
+    /// Whether `other` is the same key: same type, parameters and public numbers (`EVP_PKEY_eq`).
+    package func isSame(as other: PublicKey) -> Bool {
+        EVP_PKEY_eq(key.pointer, other.key.pointer) == 1
+    }
+
     /// The RSA modulus and exponent, big-endian without leading zeros (a JWK's `n` and `e`); nil for other keys.
     package var rsaComponents: (modulus: [UInt8], exponent: [UInt8])? {
         guard key.kind == .rsa else { return nil }
