@@ -44,7 +44,11 @@ enum Main {
         }
         let finished = DispatchSemaphore(value: 0)
         Task.detached(priority: .high) {
-            await MockIDPCommand.main()
+            if let serve = Serve.parsedAlone(CommandLine.arguments) {
+                do { try await serve.run() } catch { MockIDPCommand.exit(withError: error) }
+            } else {
+                await MockIDPCommand.main()
+            }
             finished.signal()
         }
         finished.wait()
@@ -146,6 +150,14 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("MOCKIDP_PORT must be a comma-separated list of ports, got '\(p)'")
             }
         }
+    }
+
+    /// `mockidp serve …`'s options parsed by `Serve` alone, skipping the root command and its subcommand lookup; nil
+    /// for anything else and whenever that parse throws (help, `--version`, completion scripts, any mistake), in
+    /// which case `MockIDPCommand.main()` parses the arguments from the start and answers exactly as always.
+    static func parsedAlone(_ arguments: [String]) -> Serve? {
+        guard arguments.dropFirst().first == "serve" else { return nil }
+        return (try? parseAsRoot(Array(arguments.dropFirst(2)))) as? Serve
     }
 
     static func checkPublicURL(_ url: String) throws {

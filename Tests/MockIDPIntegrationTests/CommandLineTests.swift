@@ -71,6 +71,20 @@ import Testing
         #expect(r.status == 0 && !r.stdout.isEmpty)
     }
 
+    @Test("serve's help, version, completion script and mistakes are the whole command's: usage names `mockidp serve`")
+    func serveAnswersAsSubcommand() throws {
+        let help = try Self.run(["serve", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: mockidp serve <options>"), "\(help.stdout)")
+        let version = try Self.run(["serve", "--version"]), plain = try Self.run(["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty && version.stdout == plain.stdout)
+        let script = try Self.run(["serve", "--generate-completion-script", "bash"])
+        let rootScript = try Self.run(["--generate-completion-script", "bash"])
+        #expect(script.status == 0 && script.stdout == rootScript.stdout)
+        #expect(script.stdout.contains("__mockidp_"))
+        let bad = try Self.run(["serve", "--port", "seventy"])
+        #expect(bad.status == 64 && bad.stderr.contains("Usage: mockidp serve <options>"), "\(bad.stderr)")
+    }
+
     @Test("a bad flag exits 64")
     func badFlag() throws {
         #expect(try Self.run(["serve", "--port", "seventy"]).status == 64)
