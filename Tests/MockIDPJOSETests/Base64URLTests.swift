@@ -58,6 +58,23 @@ import Testing
         }
     }
 
+    @Test("the text is what a bit-by-bit encoding gives, for every length up to 100 and 300 random inputs")
+    func matchesBitByBit() {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        func bitByBit(_ bytes: [UInt8]) -> String {
+            let bits = bytes.flatMap { byte in (0..<8).map { byte >> (7 - $0) & 1 } }
+            return String(stride(from: 0, to: bits.count, by: 6).map { start in
+                let group = bits[start..<min(start + 6, bits.count)] + Array(repeating: 0, count: max(0, start + 6 - bits.count))
+                return alphabet[Int(group.reduce(0) { $0 << 1 | $1 })]
+            })
+        }
+        var generator = SystemRandomNumberGenerator()
+        for run in 0..<300 {
+            let bytes = (0..<(run % 101)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(Base64URL.encode(bytes) == bitByBit(bytes), "\(bytes)")
+        }
+    }
+
     @Test("the URL alphabet uses - and _ where the standard one uses + and /")
     func alphabets() {
         let bytes: [UInt8] = [0xFB, 0xFF, 0xBF, 0xFA]

@@ -21,10 +21,19 @@ extension StringProtocol {
     /// Compares secrets (passwords, client secrets, tokens) in time independent of where, and whether in length,
     /// they differ.
     package func isSameSecret(as other: some StringProtocol) -> Bool {
+        // Native strings are compared where their bytes lie; others are copied first.
+        let inPlace = utf8.withContiguousStorageIfAvailable { x in
+            other.utf8.withContiguousStorageIfAvailable { y in Self.sameBytes(x, y) }
+        }
+        if let inPlace, let inPlace { return inPlace }
+        return Array(utf8).withUnsafeBufferPointer { x in Array(other.utf8).withUnsafeBufferPointer { y in Self.sameBytes(x, y) } }
+    }
+
+    private static func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
         // The lengths are compared whole. Folded into the byte of differences, as they once were, lengths 256 apart
         // looked equal, and a secret passed with any 256 characters added to it, or the first part of a longer one.
-        var diff: UInt8 = utf8.count == other.utf8.count ? 0 : 1
-        for (x, y) in zip(utf8, other.utf8) { diff |= x ^ y }
+        var diff: UInt8 = x.count == y.count ? 0 : 1
+        for i in 0..<Swift.min(x.count, y.count) { diff |= x[i] ^ y[i] }
         return diff == 0
     }
 }
