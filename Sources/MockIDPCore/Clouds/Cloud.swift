@@ -148,9 +148,11 @@ package enum HostScope: Sendable, Equatable {
 
     /// The scope of `host` (a host name without port; any case).
     package init(host: String) {
-        let h = host.lowercased()
+        let h = host.lowercasedIfNeeded()
         if let cloud = Self.loginHosts[h] { self = .login(cloud); return }
-        for (suffix, cloud) in Self.b2cHostSuffixes where h.hasSuffix(suffix) && h.utf8.count > suffix.utf8.count {
+        // By byte: `String.hasSuffix` compares by `Character` (the host is ASCII: `HostHeader` lets nothing else in).
+        for (suffix, cloud) in Self.b2cHostSuffixes
+        where h.utf8.count > suffix.utf8.count && h.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
             self = .b2c(cloud)
             return
         }

@@ -23,7 +23,7 @@ package struct RequestContext: Sendable {
     /// The context of a request that came to `baseURL`, whose host name (without port) is `host`.
     package init(baseURL: String, host: String, correlationID: String? = nil) {
         self.baseURL = baseURL
-        self.host = host.lowercased()
+        self.host = host.lowercasedIfNeeded()
         self.correlationID = correlationID
         hostScope = HostScope(host: host)
     }
