@@ -96,11 +96,30 @@ import Testing
         #expect(error.operation == "PEM_read_bio_PrivateKey")
     }
 
-    @Test("a key type that cannot sign JOSE algorithms is refused", .enabled(if: ExternalTool.isInstalled("openssl")))
-    func unsupportedKeyType() throws {
-        let outcome = try ExternalTool.run("openssl", ["genpkey", "-algorithm", "ED25519"])
-        let error = try #require(throws: OpenSSLError.self) { try PrivateKey(pem: outcome.output) }
-        #expect(error.reasons.first?.contains("only RSA and EC keys") == true)
+    @Test("a key type that cannot sign JOSE algorithms is refused, RSA-PSS-only keys among them (their PKCS#8 names another algorithm than rsaEncryption)",
+          .enabled(if: ExternalTool.isInstalled("openssl")), arguments: [["-algorithm", "ED25519"], ["-algorithm", "RSA-PSS", "-pkeyopt", "rsa_keygen_bits:1024"]])
+    func unsupportedKeyType(arguments: [String]) throws {
+        let pem = try Self.pkcs8Block(try ExternalTool.run("openssl", ["genpkey"] + arguments).output)
+        let error = try #require(throws: OpenSSLError.self) { try PrivateKey(pem: pem) }
+        #expect(error.reasons.first?.contains("only RSA and EC keys") == true, "\(error)")
+    }
+
+    /// The PKCS#8 block of `openssl genpkey`'s output, which may begin with its progress dots (stderr, merged).
+    private static func pkcs8Block(_ output: String) throws -> String {
+        let start = try #require(output.range(of: "-----BEGIN PRIVATE KEY-----"))
+        return String(output[start.lowerBound...])
+    }
+
+    @Test("PKCS#8 keys written by the openssl CLI load, RSA and P-256 alike, and sign", .enabled(if: ExternalTool.isInstalled("openssl")),
+          arguments: [["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"], ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]])
+    func pkcs8FromOpenSSL(arguments: [String]) throws {
+        let pem = try Self.pkcs8Block(try ExternalTool.run("openssl", ["genpkey"] + arguments).output)
+        let key = try PrivateKey(pem: pem)
+        #expect(key.isRSA == (arguments[1] == "RSA"))
+        let derived = try ExternalTool.run("openssl", ["pkey", "-pubout"], input: pem)
+        #expect(try key.publicKey.pem == derived.output)
+        let algorithm: SignatureAlgorithm = key.isRSA ? .rs256 : .es256
+        #expect(key.publicKey.verify(signature: try key.sign([1, 2, 3], algorithm: algorithm), for: [1, 2, 3], algorithm: algorithm))
     }
 
     @Test("every algorithm signs and its signature verifies", arguments: SignatureAlgorithm.allCases)

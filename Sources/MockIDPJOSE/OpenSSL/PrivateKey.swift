@@ -40,7 +40,7 @@ package final class PrivateKey: @unchecked Sendable {
     /// Reads the first private key in PEM text: PKCS#8 (`BEGIN PRIVATE KEY`) or traditional
     /// (`BEGIN RSA PRIVATE KEY`, `BEGIN EC PRIVATE KEY`). Encrypted keys are refused, never prompted for.
     package convenience init(pem: String) throws(OpenSSLError) {
-        if let key = Self.unencryptedPKCS8RSA(pem) {
+        if let key = Self.unencryptedPKCS8(pem) {
             try self.init(owning: key)
             return
         }
@@ -51,13 +51,14 @@ package final class PrivateKey: @unchecked Sendable {
         try self.init(owning: OwnedKey(pointer))
     }
 
-    /// An unencrypted PKCS#8 RSA key (what the state directory keeps), read by a decoder asked for exactly that;
-    /// nil for anything else, which `init(pem:)` then reads as before. `PEM_read_bio_PrivateKey` tries a decoder for
-    /// every key type and structure OpenSSL knows: about 1 ms against 0.4, on the path from start to the first answer.
-    private static func unencryptedPKCS8RSA(_ pem: String) -> OwnedKey? {
-        guard pem.utf8.starts(with: "-----BEGIN PRIVATE KEY-----".utf8) else { return nil }
+    /// An unencrypted PKCS#8 RSA or EC key (what the state directory keeps: the signing key is RSA, the CA's and
+    /// the server's are P-256), read by the one decoder for its type; nil for anything else, which `init(pem:)` then
+    /// reads as before. `PEM_read_bio_PrivateKey` sets up a decoder for every key type and structure OpenSSL knows:
+    /// about 1 ms against 0.4, on the path from start to the first answer.
+    private static func unencryptedPKCS8(_ pem: String) -> OwnedKey? {
+        guard let type = pkcs8KeyType(pem) else { return nil }
         var key: OpaquePointer?
-        guard let decoder = OSSL_DECODER_CTX_new_for_pkey(&key, "PEM", "PrivateKeyInfo", "RSA", OwnedKey.keyPairSelection, nil, nil) else {
+        guard let decoder = OSSL_DECODER_CTX_new_for_pkey(&key, "PEM", "PrivateKeyInfo", type, OwnedKey.keyPairSelection, nil, nil) else {
             ERR_clear_error()
             return nil
         }
@@ -74,6 +75,22 @@ package final class PrivateKey: @unchecked Sendable {
             return nil
         }
         return OwnedKey(key)
+    }
+
+    /// The type an unencrypted PKCS#8 PEM's algorithm identifier names, `RSA` (rsaEncryption) or `EC`
+    /// (id-ecPublicKey), read from the first 24 bytes of its DER, where the identifier lies (RFC 5208 §5); nil when
+    /// the text is not such a key or names another type. Only a hint for choosing the decoder: a wrong one fails
+    /// and the key is read as before.
+    private static func pkcs8KeyType(_ pem: String) -> String? {
+        let header = "-----BEGIN PRIVATE KEY-----"
+        guard pem.utf8.starts(with: header.utf8) else { return nil }
+        let body = pem.utf8.dropFirst(header.utf8.count).drop { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }.prefix(32)
+        guard body.count == 32, let der = Base64URL.decode(Substring(body)) else { return nil }
+        let rsaEncryption: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
+        let ecPublicKey: [UInt8] = [0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
+        if der.firstRange(of: rsaEncryption) != nil { return "RSA" }
+        if der.firstRange(of: ecPublicKey) != nil { return "EC" }
+        return nil
     }
 
     /// An RSA key from its JWK components (RFC 7518 §6.3.2), as big-endian bytes; the components are checked
