@@ -86,10 +86,11 @@ package final class PrivateKey: @unchecked Sendable {
         guard pem.utf8.starts(with: header.utf8) else { return nil }
         let body = pem.utf8.dropFirst(header.utf8.count).drop { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }.prefix(32)
         guard body.count == 32, let der = Base64URL.decode(Substring(body)) else { return nil }
-        let rsaEncryption: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
-        let ecPublicKey: [UInt8] = [0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
-        if der.firstRange(of: rsaEncryption) != nil { return "RSA" }
-        if der.firstRange(of: ecPublicKey) != nil { return "EC" }
+        // `starts(with:)` at each offset, not `firstRange(of:)`: that one lives in `_StringProcessing`, whose code
+        // the release binary cannot lay out, and each call into it on the way to the first answer faults in its pages.
+        func names(_ identifier: [UInt8]) -> Bool { der.indices.contains { der[$0...].starts(with: identifier) } }
+        if names([0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]) { return "RSA" }  // rsaEncryption
+        if names([0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]) { return "EC" }  // id-ecPublicKey
         return nil
     }
 
