@@ -168,6 +168,29 @@ import Testing
         #expect(results.allSatisfy { $0 })
     }
 
+    @Test("a signature made on any thread, with whichever prepared context it gets, is the key's own")
+    func signaturesAcrossThreadsAreTheKeys() async throws {
+        // Contexts sign with copies of the key; RS256 is deterministic, so every copy must give the same bytes.
+        let rsa = try TestKeys.rsa.get(), ec = try TestKeys.ec.get()
+        let data = Array("header.payload".utf8)
+        let expected = try rsa.sign(data, algorithm: .rs256)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    (0..<6).allSatisfy { _ in
+                        guard let signature = try? rsa.sign(data, algorithm: .rs256),
+                              let curve = try? ec.sign(data, algorithm: .es256)
+                        else { return false }
+                        return signature == expected && ec.publicKey.verify(signature: curve, for: data, algorithm: .es256)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 12)
+        #expect(results.allSatisfy { $0 })
+    }
+
     @Test("signatures verify in Python's cryptography package", .enabled(if: PythonCryptography.isAvailable),
           arguments: SignatureAlgorithm.allCases)
     func pythonVerifies(algorithm: SignatureAlgorithm) throws {
