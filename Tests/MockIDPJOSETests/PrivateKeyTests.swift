@@ -170,7 +170,8 @@ import Testing
 
     @Test("a signature made on any thread, with whichever prepared context it gets, is the key's own")
     func signaturesAcrossThreadsAreTheKeys() async throws {
-        // Contexts sign with copies of the key; RS256 is deterministic, so every copy must give the same bytes.
+        // Prepared contexts are lent to whichever thread signs next; RS256 is deterministic, so every one of them must
+        // give the bytes the key gives on this thread.
         let rsa = try TestKeys.rsa.get(), ec = try TestKeys.ec.get()
         let data = Array("header.payload".utf8)
         let expected = try rsa.sign(data, algorithm: .rs256)

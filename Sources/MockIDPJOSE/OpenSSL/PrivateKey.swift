@@ -146,18 +146,11 @@ package final class PrivateKey: @unchecked Sendable {
 /// Signing contexts prepared for one key (`EVP_PKEY_sign_init` and the algorithm's parameters done once), lent to
 /// one call at a time and kept for the next: as many as calls have signed at once, a handful at most.
 /// `EVP_PKEY_sign` may be called again on a context with the same parameters (OpenSSL's `EVP_PKEY_sign(3)`).
-///
-/// Each context signs with its own copy of the key (`EVP_PKEY_dup`), and a thread gets back the context it used
-/// last. An RSA key keeps its blinding values for the thread that first signed with it and makes every other thread
-/// share a second set under the key's locks: with one key, every signature but one thread's took those locks and the
-/// key's lock, from both workers at once.
 final class SigningContexts: @unchecked Sendable {
     /// A prepared context; only the thread holding it (or the idle list's lock) touches it.
     private struct Entry: @unchecked Sendable {
         let algorithm: SignatureAlgorithm
         let context: OpaquePointer
-        /// The thread that gave it back.
-        let thread: pthread_t
     }
 
     private let idle = Mutex<[Entry]>([])
@@ -168,18 +161,12 @@ final class SigningContexts: @unchecked Sendable {
 
     /// A context for `algorithm` that no other call holds: an idle one, or a new one.
     func take(_ algorithm: SignatureAlgorithm, key: OwnedKey, digest: MessageDigest) throws(OpenSSLError) -> OpaquePointer {
-        let thread = pthread_self()
         let reused = idle.withLock { entries -> Entry? in
-            guard let index = entries.lastIndex(where: { $0.algorithm == algorithm && pthread_equal($0.thread, thread) != 0 })
-                ?? entries.lastIndex(where: { $0.algorithm == algorithm })
-            else { return nil }
+            guard let index = entries.lastIndex(where: { $0.algorithm == algorithm }) else { return nil }
             return entries.remove(at: index)
         }
         if let reused { return reused.context }
-        // The context holds its own reference to the copy.
-        let copy = try LibCrypto.check(EVP_PKEY_dup(key.pointer), "EVP_PKEY_dup")
-        defer { EVP_PKEY_free(copy) }
-        let context = try LibCrypto.check(EVP_PKEY_CTX_new_from_pkey(nil, copy, nil), "EVP_PKEY_CTX_new_from_pkey")
+        let context = try LibCrypto.check(EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
         do throws(OpenSSLError) {
             try LibCrypto.check(EVP_PKEY_sign_init(context) == 1, "EVP_PKEY_sign_init")
             if algorithm.usesPSS {
@@ -195,7 +182,7 @@ final class SigningContexts: @unchecked Sendable {
 
     /// Returns a context `take` lent, for the next call.
     func give(back context: OpaquePointer, _ algorithm: SignatureAlgorithm) {
-        let entry = Entry(algorithm: algorithm, context: context, thread: pthread_self())
+        let entry = Entry(algorithm: algorithm, context: context)
         idle.withLock { $0.append(entry) }
     }
 }
