@@ -25,7 +25,7 @@ package struct RequestContext: Sendable {
         self.baseURL = baseURL
         self.host = host.lowercasedIfNeeded()
         self.correlationID = correlationID
-        hostScope = HostScope(host: host)
+        hostScope = HostScope(host: self.host)
     }
 
     /// The scheme and host of v2 issuers: a cloud's login host names its canonical issuer host whichever alias

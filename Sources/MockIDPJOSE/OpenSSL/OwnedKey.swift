@@ -37,11 +37,7 @@ final class OwnedKey: @unchecked Sendable {
 
         let context = try LibCrypto.check(EVP_PKEY_CTX_new_from_name(nil, "RSA", nil), "EVP_PKEY_CTX_new_from_name")
         defer { EVP_PKEY_CTX_free(context) }
-        try LibCrypto.check(EVP_PKEY_fromdata_init(context) == 1, "EVP_PKEY_fromdata_init")
-        var made: OpaquePointer?
-        let selection = privateKey ? Self.keyPairSelection : Self.publicSelection
-        try LibCrypto.check(EVP_PKEY_fromdata(context, &made, selection, parameters) == 1, "EVP_PKEY_fromdata")
-        let key = OwnedKey(try LibCrypto.check(made, "EVP_PKEY_fromdata"))
+        let key = try fromData(context, privateKey ? Self.keyPairSelection : Self.publicSelection, parameters)
 
         // fromdata takes the numbers on trust; a typo in a test vector should fail here, not as a wrong signature.
         let checker = try LibCrypto.check(EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
@@ -68,9 +64,16 @@ final class OwnedKey: @unchecked Sendable {
         defer { OSSL_PARAM_free(parameters) }
         let context = try LibCrypto.check(EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
         defer { EVP_PKEY_CTX_free(context) }
+        return try Self.fromData(context, Self.publicSelection, parameters)
+    }
+
+    /// A key made by `context`'s key manager from `parameters`, with the parts `selection` names.
+    private static func fromData(
+        _ context: OpaquePointer, _ selection: Int32, _ parameters: UnsafeMutablePointer<OSSL_PARAM>?
+    ) throws(OpenSSLError) -> OwnedKey {
         try LibCrypto.check(EVP_PKEY_fromdata_init(context) == 1, "EVP_PKEY_fromdata_init")
         var made: OpaquePointer?
-        try LibCrypto.check(EVP_PKEY_fromdata(context, &made, Self.publicSelection, parameters) == 1, "EVP_PKEY_fromdata")
+        try LibCrypto.check(EVP_PKEY_fromdata(context, &made, selection, parameters) == 1, "EVP_PKEY_fromdata")
         return OwnedKey(try LibCrypto.check(made, "EVP_PKEY_fromdata"))
     }
 }
