@@ -32,9 +32,9 @@ let package = Package(
             "CMicroHTTPD", "CTLS",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The one C of our own: the scan for bytes a JSON string must escape, sixteen at a time.
-        .target(name: "CJSONText"),
-        .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CJSONText"]),
+        // The one C of our own: the byte work of JSON text and base64, sixteen bytes at a time.
+        .target(name: "CTextCoding"),
+        .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding"]),
         .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE"]),
         .target(
             name: "MockIDPConfiguration",

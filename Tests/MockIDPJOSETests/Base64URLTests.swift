@@ -1,3 +1,4 @@
+import Foundation
 import MockIDPJOSE
 import Testing
 
@@ -106,5 +107,27 @@ import Testing
     func whitespace() {
         #expect(Base64URL.decode("Zm9v\nYmFy") == nil)
         #expect(Base64URL.decode("Zm9v\r\nYmFy \tZg==\n", ignoringWhitespace: true) == Array("foobarf".utf8))
+    }
+
+    /// The encoder takes twelve bytes at a time with SSSE3 while sixteen remain, then three at a time: every length
+    /// from 0 to 200 (each way the two parts can meet) and every byte value, against Foundation's encoder.
+    @Test("every length and byte value encodes as Foundation encodes it, in both alphabets")
+    func agreesWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        var seen = Set<UInt8>()
+        for length in 0...200 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            seen.formUnion(bytes)
+            let standard = Data(bytes).base64EncodedString()
+            #expect(Base64URL.encodeStandard(bytes) == standard, "length \(length)")
+            let url = standard.replacing("+", with: "-").replacing("/", with: "_").filter { $0 != "=" }
+            #expect(Base64URL.encode(bytes) == url, "length \(length)")
+            #expect(Base64URL.decode(url) == bytes)
+        }
+        // All 64 characters of each alphabet come out of the twelve-byte steps: 0...255 repeated covers every index.
+        let every = (0..<768).map { UInt8(truncatingIfNeeded: $0) }
+        #expect(Base64URL.encodeStandard(every) == Data(every).base64EncodedString())
+        #expect(Set(Base64URL.encode(every)).count == 64)
+        #expect(seen.count > 200)
     }
 }

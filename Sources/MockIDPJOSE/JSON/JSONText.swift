@@ -1,4 +1,4 @@
-import CJSONText
+import CTextCoding
 
 /// Writing compact JSON text straight into a byte buffer: the one place that knows how JSON strings are escaped,
 /// shared by `JSONValue.serialized()` and `ClaimsEncoder`.

@@ -1,4 +1,4 @@
-#include "json_text.h"
+#include "text_coding.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
