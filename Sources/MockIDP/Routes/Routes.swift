@@ -233,6 +233,8 @@ struct EndpointHandlers: Sendable {
     let options: ServerOptions
     let logger: Logger
     let documents = DocumentCache()
+    /// What the scheme and `Host` of recent requests made of their context.
+    let hostContexts = HostContexts()
     /// The recent requests, for `GET /_mockidp/requests`.
     let requestLog = RequestLog()
     /// The pages, parsed on first use: discovery and tokens never wait for them at start-up.
@@ -320,15 +322,16 @@ struct EndpointHandlers: Sendable {
 
     /// The base URL the client used: `--public-url`, else the listener's scheme with the request's `Host`.
     func context(_ request: HTTPRequest) -> RequestContext {
-        let correlation = request.headers["client-request-id"].flatMap { GUID.isValid($0) ? $0.lowercased() : nil }
-        var context: RequestContext
-        if let publicURL = options.publicURL {
-            context = RequestContext(baseURL: publicURL, host: HostHeader.hostName(of: publicURL), correlationID: correlation)
-        } else {
+        let publicURL = options.publicURL
+        // With `--public-url` the header decides nothing, so every request shares one entry.
+        let hostHeader = publicURL == nil ? request.headers["Host"] : nil
+        var context = hostContexts.context(isSecure: request.isSecure, host: hostHeader, port: request.localPort) {
+            if let publicURL { return RequestContext(baseURL: publicURL, host: HostHeader.hostName(of: publicURL)) }
             let scheme = request.isSecure ? "https" : "http"
-            let host = request.headers["Host"].flatMap(HostHeader.validated) ?? HostHeader.listenerAuthority(options.host, port: request.localPort)
-            context = RequestContext(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host), correlationID: correlation)
+            let host = hostHeader.flatMap(HostHeader.validated) ?? HostHeader.listenerAuthority(options.host, port: request.localPort)
+            return RequestContext(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host))
         }
+        context.correlationID = request.headers["client-request-id"].flatMap { GUID.isValid($0) ? $0.lowercased() : nil }
         context.clientAddress = request.remoteAddress.isEmpty ? nil : request.remoteAddress
         return context
     }
