@@ -101,6 +101,23 @@ import Testing
                                                              ("scope", "api://contoso-api/.default")]).error?.aadsts == 50059)
     }
 
+    /// Up to 16 parameters are searched in order, more go into a dictionary: both find the first repeated name, and
+    /// both answer the grant alike.
+    @Test("a repeated parameter is named whether the form is short or long, and a long form otherwise works")
+    func duplicatesInShortAndLongForms() {
+        let grant: [(String, String)] = [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon),
+                                         ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")]
+        let padding = (0..<20).map { ("x_pad\($0)", "v") }
+        for extra in [Array(padding.prefix(4)), padding] {
+            let form = grant + extra
+            #expect(Fixtures.token(provider, form).body?["access_token"] != nil, "\(form.count) parameters")
+            let repeated = form + [("x_pad1", "again"), ("scope", "again")]
+            let error = Fixtures.token(provider, repeated).error
+            #expect(error?.aadsts == 9000411, "\(repeated.count) parameters")
+            #expect(error?.message.contains("'x_pad1'") == true)
+        }
+    }
+
     func password(_ username: String, _ password: String, scope: String = "api://contoso-api/access_as_user openid profile offline_access",
                   tenant: String = "organizations", client: String = Fixtures.mobile) -> Result<TokenResponse, OAuthError> {
         Fixtures.token(provider, tenant: tenant, [("grant_type", "password"), ("client_id", client), ("username", username),
