@@ -100,11 +100,17 @@ enum AccessHandler {
                     .map { ASCII.lowercased(withoutBlanks($0)) }
                     .filter { !$0.isEmpty }
             } else if ASCII.caseInsensitiveEquals(name, "Content-Length") {
-                for item in commaSeparated(value) {
+                func add(_ item: Substring) {
                     let text = withoutBlanks(item)
                     if let length, length != text, lengths.isEmpty { lengths.insert(length) }
                     if !lengths.isEmpty { lengths.insert(text) }
                     if length == nil { length = text }
+                }
+                // Nearly always one length without a comma: no array of items is made for it.
+                if value.utf8.contains(UInt8(ascii: ",")) {
+                    for item in commaSeparated(value) { add(item) }
+                } else {
+                    add(Substring(value))
                 }
             }
         }
