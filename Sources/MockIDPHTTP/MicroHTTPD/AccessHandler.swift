@@ -357,14 +357,13 @@ enum AccessHandler {
 
     private static func remoteAddress(of connection: OpaquePointer) -> String {
         guard let address = CMicroHTTPD_client_address(connection) else { return "" }
+        if Int32(address.pointee.sa_family) == AF_INET {
+            let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            return IPv4Text.dotted(ipv4)
+        }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
             let text: UnsafePointer<CChar>?
             switch Int32(address.pointee.sa_family) {
-            case AF_INET:
-                text = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                    var bytes = ipv4.pointee.sin_addr
-                    return inet_ntop(AF_INET, &bytes, buffer.baseAddress, socklen_t(buffer.count))
-                }
             case AF_INET6:
                 text = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
                     var bytes = ipv6.pointee.sin6_addr
