@@ -45,14 +45,26 @@ package struct ClaimsWriter {
     /// Writes the separator and `"name":`, then the override for `name` if there is one, in which case it returns
     /// false: the member's own value is not written.
     private mutating func begin(_ name: String) -> Bool {
-        appendName(name)
+        appendMemberName(name)
         guard !overrides.isEmpty, let override = overrides[name] else { return true }
         overridden.insert(name)
         override.write(into: &bytes)
         return false
     }
 
-    /// Writes the separator and `"name":`.
+    /// Writes the separator and `"name":` for a member's own name: a `CodingKeys` name, spelled in the source, which
+    /// never needs escaping, so it is copied without the escape scan (twenty-odd names a token).
+    private mutating func appendMemberName(_ name: String) {
+        assert(name.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "<") },
+               "a claims struct's member name needs escaping: \(name)")
+        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Writes the separator and `"name":`, escaped (the names of overrides come from configurations and tests).
     private mutating func appendName(_ name: String) {
         if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
         JSONText.appendString(name, to: &bytes)
