@@ -114,4 +114,20 @@ import Testing
         #expect(answer(r, "Zoë/p/x") == (200, "/{tenant}/{policy}/x tenant=Zoë policy=p"))
         #expect(answer(r, "/Zoë//x").0 == 404)
     }
+
+    /// Segments are read by byte offsets in the path: empty segments in the middle, a catch-all's raw rest (slashes
+    /// and a trailing slash kept), captures at the last segment, and a path of nothing but slashes.
+    @Test("empty segments, a catch-all's raw rest and a path of only slashes are read as segments")
+    func segmentEdges() {
+        let r = router([("/{tenant}/x/{id}", nil), ("/files/{rest...}", nil), ("/{tenant}", nil)])
+        #expect(answer(r, "/t/x/7").1 == "/{tenant}/x/{id} tenant=t id=7")
+        #expect(answer(r, "/t/x/7/").1 == "/{tenant}/x/{id} tenant=t id=7")
+        #expect(answer(r, "/t/x//").0 == 404)
+        #expect(answer(r, "/t//x/7").0 == 404)
+        #expect(answer(r, "/files/a//b/").1 == "/files/{rest...} rest=a//b/")
+        #expect(answer(r, "/files//").1 == "/files/{rest...} rest=/")
+        #expect(answer(r, "/Ünïcödé").1 == "/{tenant} tenant=Ünïcödé")
+        #expect(answer(r, String(repeating: "/", count: 5000)).0 == 404)
+        #expect(answer(r, "").0 == 404)
+    }
 }
