@@ -29,10 +29,10 @@ let package = Package(
         .systemLibrary(name: "CLibYAML", providers: [.apt(["libyaml-dev"])]),
 
         .target(name: "MockIDPHTTP", dependencies: [
-            "CMicroHTTPD", "CTLS",
+            "CMicroHTTPD", "CTLS", "CTextCoding",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The one C of our own: the byte work of JSON text and base64, sixteen bytes at a time.
+        // The one C of our own: the byte work of JSON text, base64 and form text, sixteen bytes at a time.
         .target(name: "CTextCoding"),
         .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding"]),
         .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE"]),

@@ -88,4 +88,29 @@ import Testing
         #expect(throws: URLEncodingError(.invalidPercentEscape, offset: 1)) { try URLEncodedForm.percentDecode("a%g0") }
         #expect(throws: URLEncodingError(.nulCharacter, offset: 0)) { try URLEncodedForm.percentDecode("%00") }
     }
+
+    /// A component is scanned sixteen bytes at a time, then byte by byte: a '+', an escape, a NUL or a byte past ASCII
+    /// is found wherever it lies, in the sixteen-byte steps or in the tail, and a '+' in a path stays a '+'.
+    @Test("a plus, an escape, a NUL or non-ASCII text is found at every position of a long component")
+    func everyPosition() throws {
+        for length in [1, 15, 16, 17, 31, 32, 40] {
+            for at in 0..<length {
+                var plain = Array(repeating: UInt8(ascii: "a"), count: length)
+                #expect(try pairs("v=" + String(decoding: plain, as: UTF8.self)) == ["v=" + String(repeating: "a", count: length)])
+                plain[at] = UInt8(ascii: "+")
+                let text = String(decoding: plain, as: UTF8.self)
+                #expect(try pairs("v=" + text) == ["v=" + text.replacing("+", with: " ")])
+                #expect(try URLEncodedForm.percentDecode(text) == text)
+                plain[at] = 0
+                #expect(throws: URLEncodingError.self) { try URLEncodedForm.decode(plain) }
+                plain[at] = 0xC3
+                plain.insert(0xBC, at: at + 1)
+                #expect(try URLEncodedForm.decode(plain).first?.name == String(decoding: plain, as: UTF8.self))
+                plain[at + 1] = 0x41
+                #expect(throws: URLEncodingError.self) { try URLEncodedForm.decode(plain) }
+            }
+        }
+        #expect(try pairs("scope=api%3A%2F%2Fcontoso-api%2F.default&client_id=9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d")
+            == ["scope=api://contoso-api/.default", "client_id=9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d"])
+    }
 }

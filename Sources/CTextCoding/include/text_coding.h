@@ -16,4 +16,9 @@ size_t mockidp_json_first_escape(const uint8_t *bytes, size_t count);
 /// the rest three at a time.
 size_t mockidp_base64_encode(const uint8_t *bytes, size_t count, uint8_t *out, int url, int pad);
 
+/// What a form component (`application/x-www-form-urlencoded`, a query) holds, as bits: 1 when it has a `%` (or a
+/// `+`, when `plus_is_space` is nonzero), that is, when it must be decoded; 2 when it has a NUL byte; 4 when it has
+/// a byte past ASCII. Sixteen bytes at a time with SSE2 or NEON, in one pass.
+int mockidp_form_scan(const uint8_t *bytes, size_t count, int plus_is_space);
+
 #endif

@@ -1,3 +1,5 @@
+import CTextCoding
+
 /// Strict `application/x-www-form-urlencoded` and query-string coding (WHATWG URL §5, RFC 3986 §2.1).
 ///
 /// Decoding is strict where browsers are lenient: a '%' not followed by two hex digits, decoded bytes that
@@ -103,8 +105,12 @@ package enum URLEncodedForm {
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, plusIsSpace: Bool
     ) throws(URLEncodingError) -> String {
         let slice = UnsafeBufferPointer(rebasing: buffer[range])
-        let needsWork = slice.contains { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }
-        if !needsWork {
+        // One pass, sixteen bytes at a time (`CTextCoding`): whether there is anything to decode, and whether the
+        // text as it stands may be taken whole. Two passes a byte at a time cost 600 instructions a component.
+        let found = slice.baseAddress.map { mockidp_form_scan($0, slice.count, plusIsSpace ? 1 : 0) } ?? 0
+        if found & 1 == 0 {
+            if found & 2 != 0 { throw URLEncodingError(.nulCharacter, offset: range.lowerBound) }
+            if found & 4 == 0 { return String(decoding: slice, as: UTF8.self) }
             return try validated(slice, offset: range.lowerBound)
         }
         // Decoded into scratch memory (on the stack when small), then checked and made a string: one allocation, not
