@@ -1,4 +1,5 @@
 import CTextCoding
+import Glibc
 
 /// Strict `application/x-www-form-urlencoded` and query-string coding (WHATWG URL §5, RFC 3986 §2.1).
 ///
@@ -73,21 +74,28 @@ package enum URLEncodedForm {
         _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) throws(URLEncodingError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
+        guard !range.isEmpty, let base = buffer.baseAddress else { return pairs }
+        // The offset of the first `byte` in `from..<to`, or `to`: memchr, not a loop a byte at a time (which cost 20
+        // instructions a byte of a token request's form).
+        func first(_ byte: UInt8, from: Int, to: Int) -> Int {
+            guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
         // One pair more than there are '&'s at most: room made once, not grown pair by pair.
         var separators = 0
-        for i in range where buffer[i] == UInt8(ascii: "&") { separators += 1 }
+        var at = first(UInt8(ascii: "&"), from: range.lowerBound, to: range.upperBound)
+        while at < range.upperBound {
+            separators += 1
+            at = first(UInt8(ascii: "&"), from: at + 1, to: range.upperBound)
+        }
         pairs.reserveCapacity(separators + 1)
         var start = range.lowerBound
         let end = range.upperBound
         while start < end {
-            var pieceEnd = start
-            var equals: Int?
-            while pieceEnd < end, buffer[pieceEnd] != UInt8(ascii: "&") {
-                if equals == nil, buffer[pieceEnd] == UInt8(ascii: "=") { equals = pieceEnd }
-                pieceEnd += 1
-            }
+            let pieceEnd = first(UInt8(ascii: "&"), from: start, to: end)
             if pieceEnd > start {
-                if let equals {
+                let equals = first(UInt8(ascii: "="), from: start, to: pieceEnd)
+                if equals < pieceEnd {
                     let name = try decodeComponent(buffer, start..<equals, plusIsSpace: true)
                     let value = try decodeComponent(buffer, (equals + 1)..<pieceEnd, plusIsSpace: true)
                     pairs.append((name: name, value: value))
