@@ -56,9 +56,12 @@ struct ScopeRequest: Sendable {
     /// API the tenant does not know.
     static func apiScope(_ scope: String, tenant: Tenant, directory: Directory,
                          graphResource: String) throws(OAuthError) -> (resource: APIResource, prefix: String?, name: String) {
-        guard scope.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
-            throw .invalidScope(scope)
+        // Over the bytes where they lie: through the UTF-8 view, a byte at a time, this took 40 instructions a byte.
+        var text = scope
+        let printable = text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         }
+        guard printable else { throw .invalidScope(scope) }
         // By byte: `String.lastIndex(of:)` walks the scope's grapheme clusters.
         guard let slash = scope.utf8.lastIndex(of: UInt8(ascii: "/")) else {
             // Entra: a scope without a resource prefix belongs to Microsoft Graph.
