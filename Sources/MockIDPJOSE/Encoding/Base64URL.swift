@@ -120,7 +120,7 @@ package enum Base64URL {
         }
     }
 
-    /// Three bytes in, four characters out, written in place into `out`'s grown storage.
+    /// The text of `input`, written in place into `out`'s grown storage.
     private static func appendBuffer(_ input: UnsafeRawBufferPointer, url: Bool, pad: Bool, to out: inout [UInt8]) {
         let length = textLength(of: input.count, pad: pad)
         guard length > 0 else { return }
