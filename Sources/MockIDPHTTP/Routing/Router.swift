@@ -190,8 +190,7 @@ struct RoutePatterns: Sendable {
             return literal.withUnsafeBufferPointer { expected in
                 var j = 0
                 for i in range {
-                    let c = bytes[i]
-                    if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != expected[j] { return false }
+                    if ASCII.lower(bytes[i]) != expected[j] { return false }
                     j += 1
                 }
                 return true
