@@ -1,4 +1,9 @@
 import COpenSSL
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// A private signing key (RSA or EC) held by libcrypto: token signing, certificate issuing, PEM in and out.
@@ -146,11 +151,19 @@ package final class PrivateKey: @unchecked Sendable {
 /// Signing contexts prepared for one key (`EVP_PKEY_sign_init` and the algorithm's parameters done once), lent to
 /// one call at a time and kept for the next: as many as calls have signed at once, a handful at most.
 /// `EVP_PKEY_sign` may be called again on a context with the same parameters (OpenSSL's `EVP_PKEY_sign(3)`).
+///
+/// Each context signs with its own copy of the key (`EVP_PKEY_dup`). An RSA key holds its blinding values under a
+/// lock that every signature takes, and only the thread that made them may use them without a second, shared set
+/// under a second lock: one key signing on two threads at once had them wait on each other in the kernel (`futex`,
+/// in libcrypto's `rsa_get_blinding`). A context is lent first to the thread that gave it back, so each thread
+/// keeps signing with the copy whose blinding it made.
 final class SigningContexts: @unchecked Sendable {
     /// A prepared context; only the thread holding it (or the idle list's lock) touches it.
     private struct Entry: @unchecked Sendable {
         let algorithm: SignatureAlgorithm
         let context: OpaquePointer
+        /// The thread that last signed with it.
+        let thread: pthread_t
     }
 
     private let idle = Mutex<[Entry]>([])
@@ -161,12 +174,17 @@ final class SigningContexts: @unchecked Sendable {
 
     /// A context for `algorithm` that no other call holds: an idle one, or a new one.
     func take(_ algorithm: SignatureAlgorithm, key: OwnedKey, digest: MessageDigest) throws(OpenSSLError) -> OpaquePointer {
+        let thread = pthread_self()
         let reused = idle.withLock { entries -> Entry? in
-            guard let index = entries.lastIndex(where: { $0.algorithm == algorithm }) else { return nil }
+            guard let index = entries.lastIndex(where: { $0.algorithm == algorithm && pthread_equal($0.thread, thread) != 0 })
+                ?? entries.lastIndex(where: { $0.algorithm == algorithm }) else { return nil }
             return entries.remove(at: index)
         }
         if let reused { return reused.context }
-        let context = try LibCrypto.check(EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
+        // The context holds its own reference to the copy.
+        let copy = try LibCrypto.check(EVP_PKEY_dup(key.pointer), "EVP_PKEY_dup")
+        defer { EVP_PKEY_free(copy) }
+        let context = try LibCrypto.check(EVP_PKEY_CTX_new_from_pkey(nil, copy, nil), "EVP_PKEY_CTX_new_from_pkey")
         do throws(OpenSSLError) {
             try LibCrypto.check(EVP_PKEY_sign_init(context) == 1, "EVP_PKEY_sign_init")
             if algorithm.usesPSS {
@@ -182,7 +200,7 @@ final class SigningContexts: @unchecked Sendable {
 
     /// Returns a context `take` lent, for the next call.
     func give(back context: OpaquePointer, _ algorithm: SignatureAlgorithm) {
-        let entry = Entry(algorithm: algorithm, context: context)
+        let entry = Entry(algorithm: algorithm, context: context, thread: pthread_self())
         idle.withLock { $0.append(entry) }
     }
 }
