@@ -153,10 +153,10 @@ package final class PrivateKey: @unchecked Sendable {
 /// `EVP_PKEY_sign` may be called again on a context with the same parameters (OpenSSL's `EVP_PKEY_sign(3)`).
 ///
 /// Each context signs with its own copy of the key (`EVP_PKEY_dup`). An RSA key holds its blinding values under a
-/// lock that every signature takes, and only the thread that made them may use them without a second, shared set
-/// under a second lock: one key signing on two threads at once had them wait on each other in the kernel (`futex`,
-/// in libcrypto's `rsa_get_blinding`). A context is lent first to the thread that gave it back, so each thread
-/// keeps signing with the copy whose blinding it made.
+/// lock, and only the thread that made them may use them without a second, shared set under a second lock that
+/// each signature takes: one key signing on two threads at once had them wait on each other in the kernel (`futex`
+/// calls from libcrypto's RSA blinding code, `rsa_ossl.c`). A context is lent first to the thread that gave it back,
+/// so each thread keeps signing with the copy whose blinding it made.
 final class SigningContexts: @unchecked Sendable {
     /// A prepared context; only the thread holding it (or the idle list's lock) touches it.
     private struct Entry: @unchecked Sendable {
