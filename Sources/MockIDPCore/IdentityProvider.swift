@@ -20,6 +20,8 @@ public final class IdentityProvider: Sendable {
     let consents = Mutex(ConsentStore(capacity: 100_000))
     /// Faults and extra claims registered through the control API.
     let controls = Mutex(ControlRegistrations())
+    /// Client-credentials answers kept to answer the same request again (`AppTokenTemplate`).
+    let appTokenTemplates = Mutex(AppTokenTemplates())
 
     /// The provider's clock (tests move it forward).
     package let clock: ProviderClock

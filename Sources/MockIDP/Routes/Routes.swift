@@ -276,12 +276,18 @@ struct EndpointHandlers: Sendable {
         guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
             return oauthError(.malformedRequest("the body must be application/x-www-form-urlencoded"), context: context)
         }
+        // A client-credentials request answered before, byte for byte, answers again from its template.
+        let key = version == .v2 && request.query.isEmpty
+            ? TokenRequestKey(path: request.path, baseURL: context.baseURL, host: context.host,
+                              authorization: request.headers["Authorization"], body: request.body) : nil
+        if let key, let body = provider.repeatedAppToken(key, context: context) { return .uncachedJSON(body) }
         let parameters: [(name: String, value: String)]
         do { parameters = try URLEncodedForm.decode(request.body) } catch {
             return oauthError(.malformedRequest(error.description), context: context)
         }
-        let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
+        var tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
                                         basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
+        tokenRequest.key = key
         switch provider.token(tokenRequest, context: context) {
         case .success(let response):
             return .uncachedJSON(response.body.serialized())

@@ -27,12 +27,15 @@ extension IdentityProvider {
             return TokenResponse(body: .object(body))
         }
         // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked.
-        return TokenResponse(body: [
+        let response = TokenResponse(body: [
             "token_type": "Bearer",
             "expires_in": .int(lifetime),
             "ext_expires_in": .int(lifetime),
             "access_token": .string(token),
         ])
+        keepAppTokenTemplate(response, token: token, request: request, grant: grant, factory: factory, context: context,
+                             directory: directory)
+        return response
     }
 
     /// The app roles `client` holds on `resource`: its `apiPermissions` there that the API defines.

@@ -12,6 +12,8 @@ package struct TokenRequest: Sendable {
     /// The B2C policy named in the path or by `?p=`, and how.
     package var policy: String?
     package var policyForm: B2CPolicyForm
+    /// The request as it came, when its answer may be kept to answer it again (`AppTokenTemplate`).
+    package var key: TokenRequestKey?
 
     package init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
                 basicCredentials: (clientID: String, secret: String)? = nil, policy: String? = nil,
