@@ -3,6 +3,7 @@ import time
 
 import jwt
 import pytest
+import requests
 
 from conftest import (ALICE, ALICE_OID, API, CONTOSO, CONTOSO_DOMAIN, DAEMON, DAEMON_SECRET, WEB, WEB_SECRET)
 
@@ -46,6 +47,36 @@ def test_client_credentials_token_verifies(session, server):
     assert claims["oid"] == claims["sub"]
     assert claims["exp"] > time.time() + 3000
     assert claims["ver"] == "2.0"
+
+
+def test_the_same_client_credentials_request_again_gets_a_new_token_with_the_same_claims(session, server):
+    """The server answers a request it answered before from a template of that answer: each answer must still be a
+    new token, differing from the last only in its times and its aio, rh and uti, and claims registered in between
+    must land in the next one, as the whole token path would put them."""
+    doc, keys = discover(session, server, CONTOSO)
+    form = dict(grant_type="client_credentials", client_id=DAEMON, client_secret=DAEMON_SECRET,
+                scope="api://contoso-api/.default")
+    answers = [post_token(session, server, CONTOSO, **form) for _ in range(3)]
+    for r in answers:
+        assert r.status_code == 200, r.text
+        assert r.headers["Cache-Control"] == "no-store, no-cache"
+        assert list(r.json()) == ["token_type", "expires_in", "ext_expires_in", "access_token"]
+    claims = [verify(r.json()["access_token"], keys, API, doc["issuer"]) for r in answers]
+    for name in ("aio", "rh", "uti"):
+        assert len({c[name] for c in claims}) == 3, name
+    varying = ("iat", "nbf", "exp", "aio", "rh", "uti")
+    kept = [{k: v for k, v in c.items() if k not in varying} for c in claims]
+    assert kept[0] == kept[1] == kept[2]
+    assert list(claims[0]) == list(claims[2])  # Entra's claim order, the same in every answer
+    r = requests.post(server.url("/_mockidp/claims"), json={"clientId": DAEMON, "claims": {"xms_cc_test": "once"}},
+                      verify=server.ca)
+    assert r.status_code == 201, r.text
+    once = verify(post_token(session, server, CONTOSO, **form).json()["access_token"], keys, API, doc["issuer"])
+    assert once["xms_cc_test"] == "once"
+    after = verify(post_token(session, server, CONTOSO, **form).json()["access_token"], keys, API, doc["issuer"])
+    assert "xms_cc_test" not in after and {k: v for k, v in after.items() if k not in varying} == kept[0]
+    wrong = post_token(session, server, CONTOSO, **dict(form, client_secret="wrong"))
+    assert wrong.status_code == 401 and wrong.json()["error"] == "invalid_client"
 
 
 def test_graph_client_credentials_token_is_version_1(session, server):

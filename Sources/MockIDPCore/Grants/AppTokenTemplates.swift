@@ -131,11 +131,12 @@ struct AppTokenTemplate: Sendable {
         for (i, slot) in slots.enumerated() {
             payload.append(contentsOf: pieces[i])
             switch slot {
-            case .issuedAt, .notBefore: Self.appendDecimal(issuedAt, to: &payload)
-            case .expires: Self.appendDecimal(issuedAt + lifetime, to: &payload)
-            case .aio: Self.appendString(opaque.aio, to: &payload)
-            case .refreshHint: Self.appendString(opaque.refreshHint, to: &payload)
-            case .tokenIdentifier: Self.appendString(opaque.tokenIdentifier, to: &payload)
+            // As `ClaimsWriter` writes them.
+            case .issuedAt, .notBefore: JSONText.appendInt(issuedAt, to: &payload)
+            case .expires: JSONText.appendInt(issuedAt + lifetime, to: &payload)
+            case .aio: JSONText.appendString(opaque.aio, to: &payload)
+            case .refreshHint: JSONText.appendString(opaque.refreshHint, to: &payload)
+            case .tokenIdentifier: JSONText.appendString(opaque.tokenIdentifier, to: &payload)
             }
         }
         payload.append(contentsOf: pieces[pieces.count - 1])
@@ -149,15 +150,6 @@ struct AppTokenTemplate: Sendable {
         return out
     }
 
-    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
-    }
-
-    private static func appendString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: value.utf8)
-        out.append(UInt8(ascii: "\""))
-    }
 }
 
 /// The templates of the client-credentials requests answered lately, all of one directory generation: a template of

@@ -2,11 +2,11 @@ import CTextCoding
 
 /// Writing compact JSON text straight into a byte buffer: the one place that knows how JSON strings are escaped,
 /// shared by `JSONValue.serialized()` and `ClaimsEncoder`.
-enum JSONText {
+package enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `s` as a quoted, escaped JSON string.
-    static func appendString(_ s: String, to out: inout [UInt8]) {
+    package static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Native strings lend their bytes as they are; only others are copied to be made contiguous.
         if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
@@ -45,7 +45,7 @@ enum JSONText {
     }
 
     /// Appends the decimal digits of `value`, without an intermediate `String`.
-    static func appendInt(_ value: Int, to out: inout [UInt8]) {
+    package static func appendInt(_ value: Int, to out: inout [UInt8]) {
         if value == 0 { out.append(UInt8(ascii: "0")); return }
         var v = value.magnitude
         // The sign and up to 19 digits, written from the end; then appended in one copy.
