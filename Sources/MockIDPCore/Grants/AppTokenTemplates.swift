@@ -149,7 +149,6 @@ struct AppTokenTemplate: Sendable {
         out.append(contentsOf: tail)
         return out
     }
-
 }
 
 /// The templates of the client-credentials requests answered lately, all of one directory generation: a template of
