@@ -30,10 +30,10 @@ import Testing
         let provider: IdentityProvider
         let routes: Routes
 
-        init(now: Int = 1_800_000_000) throws {
+        init(now: Int = 1_800_000_000, random: RandomSource = CountingRandom()) throws {
             let configuration = try ConfigurationLoader.load(paths: [])
             provider = IdentityProvider(configuration: configuration, signingKeys: [try #require(RoutesTests.signingKey)],
-                                        clock: ProviderClock { Double(now) }, random: CountingRandom())
+                                        clock: ProviderClock { Double(now) }, random: random)
             routes = Routes(provider: provider, options: ServerOptions(), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         }
 
@@ -115,6 +115,34 @@ import Testing
         let padding = "&padding=" + String(repeating: "x", count: TokenRequestKey.largestBody)
         #expect(server.post(Self.form + padding).status == .ok)
         #expect(server.provider.keptAppTokenTemplates() == 0)
+    }
+
+    @Test("requests on many threads, with the key rotated among them, all get tokens that verify with a published key")
+    func concurrent() async throws {
+        // The system's random bytes: the counting source repeats its draws every 32 tokens.
+        let server = try Server(random: SystemRandom())
+        let next = try SigningKey.generate(validityDays: 1)
+        let keys = [try #require(RoutesTests.signingKey), next].map(\.privateKey.publicKey)
+        let bodies = await withTaskGroup(of: [UInt8].self) { group in
+            for n in 0..<64 {
+                group.addTask {
+                    if n == 32 { server.provider.rotateSigningKey(to: next) }
+                    return server.post(n % 2 == 0 ? Self.form : Self.reordered).body
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        var identifiers = Set<String>()
+        for body in bodies {
+            let token = try #require(try JSONValue.parse(body).objectValue?["access_token"]?.stringValue)
+            let jws = try CompactJWS(token)
+            #expect(keys.contains { jws.verify(with: $0) })
+            identifiers.insert(try #require(jws.payload["uti"]?.stringValue))
+        }
+        #expect(identifiers.count == 64)
+        // After the rotation, the next answer is signed with the new key.
+        let after = try #require(try JSONValue.parse(server.post(Self.form).body).objectValue?["access_token"]?.stringValue)
+        #expect(try CompactJWS(after).verify(with: next.privateKey.publicKey))
     }
 
     @Test("no flood of distinct requests grows the templates past their capacity")
