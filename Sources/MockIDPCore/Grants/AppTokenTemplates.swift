@@ -142,10 +142,7 @@ struct AppTokenTemplate: Sendable {
         payload.append(contentsOf: pieces[pieces.count - 1])
         var out = head
         out.reserveCapacity(head.count + (payload.count + 2) / 3 * 4 + 1 + 344 + tail.count)
-        Base64URL.append(payload, to: &out)
-        let signature = try key.sign(out[tokenStart...], algorithm: algorithm)
-        out.append(UInt8(ascii: "."))
-        Base64URL.append(signature, to: &out)
+        try PreparedJWSHeader.appendSigned(payload, key: key, algorithm: algorithm, signingFrom: tokenStart, to: &out)
         out.append(contentsOf: tail)
         return out
     }

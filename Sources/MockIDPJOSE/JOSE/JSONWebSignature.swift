@@ -55,10 +55,17 @@ package struct PreparedJWSHeader: Sendable {
         out.reserveCapacity(encoded.count + 1 + (payload.count + 2) / 3 * 4 + 1 + 344)
         out.append(contentsOf: encoded)
         out.append(UInt8(ascii: "."))
+        try Self.appendSigned(payload, key: key, algorithm: algorithm, signingFrom: 0, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Completes a compact JWS whose header and dot `out` holds from `start`: appends `payload` in base64url, signs
+    /// from `start` with `key`, and appends the dot and the signature.
+    package static func appendSigned(_ payload: [UInt8], key: PrivateKey, algorithm: SignatureAlgorithm, signingFrom start: Int,
+                                     to out: inout [UInt8]) throws(OpenSSLError) {
         Base64URL.append(payload, to: &out)
-        let signature = try key.sign(out, algorithm: algorithm)
+        let signature = try key.sign(out[start...], algorithm: algorithm)
         out.append(UInt8(ascii: "."))
         Base64URL.append(signature, to: &out)
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -131,16 +131,6 @@ package final class PrivateKey: @unchecked Sendable {
     /// the signature and key-management implementations again each time (a lookup over OpenSSL's method store:
     /// 2.4 % of the server's time per token, measured with perf).
     package func sign(_ data: some Collection<UInt8>, algorithm: SignatureAlgorithm) throws(OpenSSLError) -> [UInt8] {
-        try signature(of: data, algorithm)
-    }
-
-    /// `sign(_:algorithm:)` of part of an array, specialized here: called from another module, the generic one runs
-    /// unspecialized and looks up its types' metadata on every call.
-    package func sign(_ data: ArraySlice<UInt8>, algorithm: SignatureAlgorithm) throws(OpenSSLError) -> [UInt8] {
-        try signature(of: data, algorithm)
-    }
-
-    private func signature(of data: some Collection<UInt8>, _ algorithm: SignatureAlgorithm) throws(OpenSSLError) -> [UInt8] {
         try algorithm.requireFit(key.kind, "PrivateKey.sign")
         let digest = try algorithm.messageDigest.get()
         let hash = try digest.hash(data)
