@@ -1,27 +1,23 @@
 import MockIDPJOSE
-import Synchronization
 
 /// The identity provider: answers discovery, key, token, user-realm and userinfo requests for the configured
 /// tenants as Entra ID would. Pure and synchronous: the clock and randomness are passed in, and nothing here
 /// knows HTTP; `MockIDP` maps requests and results to the wire.
 public final class IdentityProvider: Sendable {
-    /// The directory being served (tenants, users, apps, signing keys), immutable and swapped whole when the
-    /// control API changes it. A request takes it once (`snapshot()`) and reads everything from that value.
-    private let current: Mutex<Directory>
-    /// The configuration as loaded: what `restoreLoadedConfiguration` goes back to.
-    let loadedConfiguration: Mutex<IdentityProviderConfiguration>
+    /// The directory being served and the configuration it was loaded from.
+    package let served: ServedDirectory
 
-    // What requests issue and redeem, each store with its own lock (none is held while another is taken).
-    let authorizationCodes = Mutex(AuthorizationCodeStore(capacity: 100_000))
-    let sessions = Mutex(BrowserSessions())
-    let refreshTokens = Mutex(RefreshTokenSealer())
-    let deviceCodes = Mutex(DeviceCodeStore())
+    // What requests issue and redeem: each store is self-locking, and none is held while another is taken.
+    let authorizationCodes = AuthorizationCodes(capacity: 100_000)
+    package let sessions: Sessions
+    let refreshTokens = RefreshTokens()
+    let deviceCodes = DeviceCodes()
     /// The consents users gave apps (`consentRequired`); never part of the directory snapshot.
-    let consents = Mutex(ConsentStore(capacity: 100_000))
-    /// Faults and extra claims registered through the control API.
-    let controls = Mutex(ControlRegistrations())
+    package let consents = Consents(capacity: 100_000)
+    /// Faults, extra claims and tamper faults registered through the control API.
+    package let controls = Controls()
     /// Client-credentials answers kept to answer the same request again (`AppTokenTemplate`).
-    let appTokenTemplates = Mutex(AppTokenTemplates())
+    let appTokenTemplates = AppTokenTemplateStore()
 
     /// The provider's clock (tests move it forward).
     package let clock: ProviderClock
@@ -35,8 +31,8 @@ public final class IdentityProvider: Sendable {
     package init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
                 random: RandomSource = SystemRandom(), remoteKeySets: any RemoteKeySetSource = NoRemoteKeySets()) {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
-        current = Mutex(Directory(configuration, signingKeys: signingKeys, generation: 0))
-        loadedConfiguration = Mutex(configuration)
+        served = ServedDirectory(configuration, signingKeys: signingKeys)
+        sessions = Sessions(clock: clock, random: random)
         self.clock = clock
         self.random = random
         self.remoteKeySets = remoteKeySets
@@ -44,32 +40,10 @@ public final class IdentityProvider: Sendable {
 
     /// The directory as it is now: the configuration, its indexes and the signing keys, one consistent value.
     /// Takes the lock once; call it once per request and pass the value on.
-    package func snapshot() -> Directory { current.withLock { $0 } }
+    package func snapshot() -> Directory { served.snapshot() }
 
     /// The request's snapshot: the one the edge took (`RequestContext.directory`), else a new one.
     package func directory(for context: RequestContext) -> Directory { context.directory ?? snapshot() }
-
-    /// Replaces the served directory with `change(current)` (nil: no change), whose generation is one more, and
-    /// returns what `change` returned besides. The new directory is built outside the lock, so requests never wait
-    /// for an index rebuild; a change that raced another is built again on the newer directory, so none is lost.
-    func changeDirectory<T>(_ change: (Directory) -> (Directory, T)?) -> T? {
-        while true {
-            let base = snapshot()
-            guard let (next, result) = change(base) else { return nil }
-            let swapped = current.withLock { (directory: inout Directory) -> Bool in
-                guard directory.generation == base.generation else { return false }
-                directory = next.withGeneration(base.generation + 1)
-                return true
-            }
-            if swapped { return result }
-        }
-    }
-
-    /// Serves `configuration` from now on; refresh tokens of users and apps that no longer exist stop working.
-    package func replaceConfiguration(_ configuration: IdentityProviderConfiguration) {
-        loadedConfiguration.withLock { $0 = configuration }
-        _ = changeDirectory { d in (Directory(configuration, signingKeys: d.signingKeys, generation: d.generation), ()) }
-    }
 
     /// The cloud a request speaks as: the one whose login (or B2C) host it came to, else the tenant's own.
     func cloud(for context: RequestContext, tenant: Tenant?) -> Cloud {
@@ -106,7 +80,7 @@ public final class IdentityProvider: Sendable {
     /// registered for them (which this counts as used), and its tamper faults when any wait.
     func tokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant?, clientID: String, username: String?) -> TokenFactory {
         var factory = tokenFactory(directory, context, tenant: tenant)
-        let (claims, tamperFaultsWait) = takeExtraClaims(clientID: clientID, username: username)
+        let (claims, tamperFaultsWait) = controls.takeExtraClaims(clientID: clientID, username: username)
         factory.extraClaims = claims
         if tamperFaultsWait { factory.tamper = tamper(clientID: clientID) }
         return factory
@@ -117,12 +91,25 @@ public final class IdentityProvider: Sendable {
     func frontChannelTokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant, clientID: String) -> TokenFactory {
         var factory = tokenFactory(directory, context, tenant: tenant)
         factory.groupLimit = 6
-        if controls.withLock({ !$0.tamperFaults.isEmpty }) { factory.tamper = tamper(clientID: clientID) }
+        if controls.tamperFaultsWait { factory.tamper = tamper(clientID: clientID) }
         return factory
     }
 
     private func tamper(clientID: String) -> @Sendable (TokenKind, (String) -> Bool) -> TokenDefect? {
-        { [self] kind, has in takeDefect(kind: kind, clientID: clientID, has: has) }
+        { [controls] kind, has in controls.takeDefect(kind: kind, clientID: clientID, has: has) }
+    }
+
+    /// Back to the start: the loaded configuration's users and apps, no sessions, codes, device codes, refresh
+    /// tokens or consents, no faults or extra claims, and the real time. Signing keys stay as they are.
+    package func reset() {
+        served.restoreLoadedConfiguration()
+        refreshTokens.removeAll()
+        authorizationCodes.removeAll()
+        sessions.removeAll()
+        deviceCodes.removeAll()
+        consents.removeAll()
+        controls.removeAll()
+        clock.reset()
     }
 
     /// A new random GUID (trace and correlation IDs).

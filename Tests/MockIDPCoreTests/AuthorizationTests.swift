@@ -172,7 +172,7 @@ import Testing
         var config = Fixtures.configuration
         config.tenants[0].apps[0].enableIDTokenIssuance = true
         let provider = IdentityProvider(configuration: config, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
-        _ = provider.addTamperFault(TamperFault(defect: .badCodeHash, token: .id, clientID: Fixtures.mobile))
+        _ = provider.controls.add(TamperFault(defect: .badCodeHash, token: .id, clientID: Fixtures.mobile))
         guard case .signIn(let v) = provider.checkAuthorization(AuthorizationRequest(tenant: Fixtures.contosoID,
                                                                                    parameters: pairs.map { (name: $0.0, value: $0.1) })) else {
             Issue.record("expected sign-in"); return
@@ -186,6 +186,6 @@ import Testing
         #expect(claims["nonce"] == "n-1")
         #expect(claims["c_hash"] != nil && claims["c_hash"] != .string(Base64URL.encode(Digest.sha256(Array(code.utf8)).prefix(16))))
         #expect(try CompactJWS(token).verify(with: Fixtures.signingKey.privateKey.publicKey))
-        #expect(provider.pendingTamperFaults().isEmpty)
+        #expect(provider.controls.pendingTamperFaults.isEmpty)
     }
 }

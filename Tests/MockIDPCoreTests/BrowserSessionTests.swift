@@ -15,28 +15,28 @@ import Testing
 
     @Test("a sign-in's cookie opens to its accounts, newest first, and keeps one session_state as accounts join")
     func cookieCarriesTheSession() {
-        let empty = provider.sessionForSignIn(nil)
+        let empty = provider.sessions.forSignIn(nil)
         #expect(accounts(empty).isEmpty)
-        let first = provider.addToSession(empty, user: alice, tenant: contoso, authTime: Fixtures.now)
-        let second = provider.addToSession(first, user: bob, tenant: contoso, authTime: Fixtures.now)
+        let first = provider.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: empty)
+        let second = provider.sessions.add(SessionAccount(bob, of: contoso, authTime: Fixtures.now), to: first)
         #expect(accounts(first) == [alice.username])
         #expect(accounts(second) == [bob.username, alice.username])
-        #expect(provider.sessionState(first) == provider.sessionState(second))
-        #expect(provider.sessionState(first) != provider.sessionState(provider.sessionForSignIn(nil)))
+        #expect(provider.sessions.state(of: first) == provider.sessions.state(of: second))
+        #expect(provider.sessions.state(of: first) != provider.sessions.state(of: provider.sessions.forSignIn(nil)))
         // A live session is joined as it is; the browser keeps its own cookie.
-        #expect(provider.sessionForSignIn(second) == second)
+        #expect(provider.sessions.forSignIn(second) == second)
     }
 
     @Test("a planted, forged or altered cookie opens to nothing and is never adopted",
           arguments: ["planted-by-the-attacker", "", String(repeating: "A", count: 200), String(repeating: "x", count: 20_000)])
     func foreignCookiesAreRefused(_ cookie: String) {
         #expect(accounts(cookie).isEmpty)
-        #expect(provider.sessionForSignIn(cookie) != cookie)
+        #expect(provider.sessions.forSignIn(cookie) != cookie)
     }
 
     @Test("a cookie changed by one character opens to nothing")
     func alteredCookieIsRefused() {
-        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        let cookie = provider.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: provider.sessions.forSignIn(nil))
         var bytes = Array(cookie.utf8)
         bytes[bytes.count / 2] = bytes[bytes.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let altered = String(decoding: bytes, as: UTF8.self)
@@ -46,33 +46,33 @@ import Testing
     @Test("a session from another server (another key) does not open here")
     func otherServersCookiesAreRefused() {
         let other = Fixtures.provider()
-        let cookie = other.addToSession(other.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        let cookie = other.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: other.sessions.forSignIn(nil))
         #expect(accounts(cookie).isEmpty)
     }
 
     @Test("logout ends the session for every copy of its cookie, and the inspector forgets it")
     func logoutEndsEveryCopy() {
-        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
-        #expect(provider.liveSessions().count == 1)
-        provider.endSession(cookie)
+        let cookie = provider.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: provider.sessions.forSignIn(nil))
+        #expect(provider.sessions.live().count == 1)
+        provider.sessions.end(cookie)
         #expect(accounts(cookie).isEmpty)
-        #expect(provider.liveSessions().isEmpty)
-        #expect(provider.sessionForSignIn(cookie) != cookie)
+        #expect(provider.sessions.live().isEmpty)
+        #expect(provider.sessions.forSignIn(cookie) != cookie)
     }
 
     @Test("a reset ends every session")
     func resetEndsSessions() {
-        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        let cookie = provider.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: provider.sessions.forSignIn(nil))
         provider.reset()
         #expect(accounts(cookie).isEmpty)
-        #expect(provider.liveSessions().isEmpty)
+        #expect(provider.sessions.live().isEmpty)
     }
 
     @Test("a session expires a day after its last sign-in")
     func sessionsExpire() {
         let clock = ProviderClock.fixed(Fixtures.now)
         let provider = Fixtures.provider(clock: clock)
-        let cookie = provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now)
+        let cookie = provider.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: provider.sessions.forSignIn(nil))
         clock.advance(by: 86_399)
         #expect(provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID).count == 1)
         clock.advance(by: 1)
@@ -83,9 +83,9 @@ import Testing
     func inspectorListIsBounded() {
         var cookies: [String] = []
         for _ in 0..<150 {
-            cookies.append(provider.addToSession(provider.sessionForSignIn(nil), user: alice, tenant: contoso, authTime: Fixtures.now))
+            cookies.append(provider.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: provider.sessions.forSignIn(nil)))
         }
-        #expect(provider.liveSessions().count == 100)
+        #expect(provider.sessions.live().count == 100)
         #expect(accounts(cookies[0]) == [alice.username])
     }
 }

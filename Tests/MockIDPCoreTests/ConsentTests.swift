@@ -35,7 +35,7 @@ import Testing
     func consent(_ scope: String, user: User? = nil, client: String = Self.asking) throws {
         let app = try #require(contoso.apps.first { $0.clientID == client })
         let asked = try #require(provider.askedPermissions(client: app, scope: scope, tenant: contoso, context: Fixtures.context))
-        provider.grantConsent(asked, client: app, user: user ?? alice, tenant: contoso)
+        provider.consents.grant(asked, client: app, user: user ?? alice, tenant: contoso)
     }
 
     @Test("ROPC without consent is AADSTS65001 invalid_grant with suberror consent_required; after consent it succeeds")
@@ -64,12 +64,12 @@ import Testing
         // Another user.
         let forBob = try #require(password("User.Read", username: "bob@contoso.onmicrosoft.com").error)
         #expect(forBob.aadsts == 65001 || forBob.aadsts == 50076)
-        #expect(provider.consentGrants().allSatisfy { $0.username == alice.username })
+        #expect(provider.consents.all.allSatisfy { $0.username == alice.username })
         // Another API.
         #expect(password("api://contoso-api/access_as_user").error?.aadsts == 65001)
         // Consenting again adds nothing.
         try consent("User.Read", client: Self.asking)
-        let grants = provider.consentGrants()
+        let grants = provider.consents.all
         #expect(grants.count == 1 && grants.first?.resourceID == "00000003-0000-0000-c000-000000000000" && grants.first?.scopes == ["User.Read"])
     }
 
@@ -80,7 +80,7 @@ import Testing
         #expect(password("User.Read Mail.Read openid").body != nil)
         #expect(password("user.read MAIL.READ").body != nil)
         #expect(password("Mail.Send").error?.aadsts == 65001)
-        let graph = try #require(provider.consentGrants().first)
+        let graph = try #require(provider.consents.all.first)
         #expect(graph.scopes == ["User.Read", "openid", "Mail.Read"])
     }
 
@@ -104,7 +104,7 @@ import Testing
         #expect(refresh(nil).body != nil)
         let refused = try #require(refresh("Mail.Read offline_access").error)
         #expect(refused.aadsts == 65001 && refused.suberror == "consent_required")
-        provider.revokeConsents(username: "ALICE@contoso.onmicrosoft.com", clientID: Self.asking)
+        provider.consents.revoke(username: "ALICE@contoso.onmicrosoft.com", clientID: Self.asking)
         #expect(refresh(nil).error?.aadsts == 65001)
     }
 
@@ -163,12 +163,12 @@ import Testing
         try consent("User.Read")
         try consent("User.Read", client: Self.middle)
         try consent("User.Read", user: bob)
-        #expect(provider.consentGrants().count == 3)
-        #expect(provider.revokeConsents(clientID: Self.middle.uppercased()) == 1)
-        #expect(provider.revokeConsents(username: "bob@contoso.onmicrosoft.com") == 1)
-        #expect(provider.consentGrants().count == 1)
+        #expect(provider.consents.all.count == 3)
+        #expect(provider.consents.revoke(clientID: Self.middle.uppercased()) == 1)
+        #expect(provider.consents.revoke(username: "bob@contoso.onmicrosoft.com") == 1)
+        #expect(provider.consents.all.count == 1)
         provider.reset()
-        #expect(provider.consentGrants().isEmpty)
+        #expect(provider.consents.all.isEmpty)
         #expect(password("User.Read").error?.aadsts == 65001)
     }
 }

@@ -30,22 +30,22 @@ import Testing
         once.tenant = "contoso.onmicrosoft.com"
         once.grantType = "client_credentials"
         once.remaining = 1
-        let registered = provider.addFault(once)
+        let registered = provider.controls.add(once)
         #expect(registered.id > 0)
-        #expect(provider.takeFault(for: FaultTarget(endpoint: "keys", clientID: Fixtures.daemon, tenant: Fixtures.contosoID, grantType: "client_credentials")) == nil)
-        #expect(provider.takeFault(for: FaultTarget(endpoint: "token", clientID: Fixtures.mobile, tenant: Fixtures.contosoID, grantType: "client_credentials")) == nil)
-        #expect(provider.takeFault(for: FaultTarget(endpoint: "token", clientID: Fixtures.daemon, tenant: Fixtures.fabrikamID, grantType: "client_credentials")) == nil)
-        #expect(provider.takeFault(for: FaultTarget(endpoint: "token", clientID: Fixtures.daemon, tenant: Fixtures.contosoID, grantType: "password")) == nil)
+        #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "keys", clientID: Fixtures.daemon, tenant: Fixtures.contosoID, grantType: "client_credentials"), directory: provider.snapshot()) == nil)
+        #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "token", clientID: Fixtures.mobile, tenant: Fixtures.contosoID, grantType: "client_credentials"), directory: provider.snapshot()) == nil)
+        #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "token", clientID: Fixtures.daemon, tenant: Fixtures.fabrikamID, grantType: "client_credentials"), directory: provider.snapshot()) == nil)
+        #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "token", clientID: Fixtures.daemon, tenant: Fixtures.contosoID, grantType: "password"), directory: provider.snapshot()) == nil)
         let target = FaultTarget(endpoint: "token", clientID: Fixtures.daemon, tenant: Fixtures.contosoID, grantType: "client_credentials")
-        #expect(provider.takeFault(for: target)?.id == registered.id)
-        #expect(provider.takeFault(for: target) == nil)
+        #expect(provider.controls.takeFault(for: target, directory: provider.snapshot())?.id == registered.id)
+        #expect(provider.controls.takeFault(for: target, directory: provider.snapshot()) == nil)
 
         var always = Fault(endpoint: "keys")
         always.remaining = nil
-        _ = provider.addFault(always)
-        for _ in 0..<3 { #expect(provider.takeFault(for: FaultTarget(endpoint: "keys")) != nil) }
+        _ = provider.controls.add(always)
+        for _ in 0..<3 { #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "keys"), directory: provider.snapshot()) != nil) }
         provider.reset()
-        #expect(provider.takeFault(for: FaultTarget(endpoint: "keys")) == nil)
+        #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "keys"), directory: provider.snapshot()) == nil)
     }
 
     @Test("a 50076 fault carries the default challenge and lets an answering request through without counting it")
@@ -53,14 +53,14 @@ import Testing
         var fault = Fault(endpoint: "token")
         fault.aadsts = 50076
         fault.remaining = 1
-        _ = provider.addFault(fault)
+        _ = provider.controls.add(fault)
         let error = fault.oauthError(resource: "api://x")
         #expect(error.error == "invalid_grant" && error.status == 400 && error.suberror == "basic_action")
         #expect(error.claims == Fault.multiFactorChallenge)
         #expect(error.message.contains("'api://x'"))
         let answer = ClaimsRequest(json: Fault.multiFactorChallenge)
-        #expect(provider.takeFault(for: FaultTarget(endpoint: "token", claims: answer)) == nil)
-        #expect(provider.takeFault(for: FaultTarget(endpoint: "token")) != nil)
+        #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "token", claims: answer), directory: provider.snapshot()) == nil)
+        #expect(provider.controls.takeFault(for: FaultTarget(endpoint: "token"), directory: provider.snapshot()) != nil)
     }
 
     @Test("fault defaults: status from the code, error from the status, Retry-After on 429 and 503")
@@ -81,7 +81,7 @@ import Testing
 
     @Test("extra claims go into the next matching response and are used up")
     func extraClaims() {
-        _ = provider.addExtraClaims(ExtraClaims(clientID: Fixtures.daemon, claims: ["ctry": "NZ"], remaining: 1))
+        _ = provider.controls.add(ExtraClaims(clientID: Fixtures.daemon, claims: ["ctry": "NZ"], remaining: 1))
         let request: [(String, String)] = [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon),
                                            ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")]
         #expect(Fixtures.claims(Fixtures.token(provider, request).body?["access_token"]?.stringValue)["ctry"] == "NZ")
@@ -93,10 +93,10 @@ import Testing
         let old = Fixtures.signingKey.keyID
         let next = try SigningKey.generate(validityDays: 1)
         let generation = provider.snapshot().generation
-        provider.rotateSigningKey(to: next)
+        provider.served.rotateSigningKey(to: next)
         #expect(provider.snapshot().generation > generation)
         #expect(provider.snapshot().signingKeys.map(\.keyID) == [next.keyID, old])
-        #expect(provider.retireSigningKeys() == [old])
+        #expect(provider.served.retireSigningKeys() == [old])
         #expect(provider.snapshot().signingKeys.map(\.keyID) == [next.keyID])
     }
 

@@ -26,11 +26,11 @@ import Testing
                                              ClientCertificate(source: "expired", pem: Fixtures.signingKey.certificate.pem)],
                               apiPermissions: [APIPermission(resource: "api://contoso-api", values: ["Reader"])])
         app.name = "Certificate App"
-        provider.upsertApp(app, tenant: Fixtures.contosoID)
+        provider.served.upsertApp(app, tenant: Fixtures.contosoID)
         for id in [mail, calendar] {
             var family = Application(clientID: id, type: .public, redirectURIs: ["http://localhost"])
             family.foci = true
-            provider.upsertApp(family, tenant: Fixtures.contosoID)
+            provider.served.upsertApp(family, tenant: Fixtures.contosoID)
         }
         return provider
     }

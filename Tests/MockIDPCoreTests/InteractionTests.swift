@@ -20,8 +20,8 @@ import Testing
     struct CheckFailed: Error { let decision: String }
 
     func session(_ users: User...) -> String {
-        var cookie = provider.sessionForSignIn(nil)
-        for user in users { cookie = provider.addToSession(cookie, user: user, tenant: contoso, authTime: Fixtures.now - 60) }
+        var cookie = provider.sessions.forSignIn(nil)
+        for user in users { cookie = provider.sessions.add(SessionAccount(user, of: contoso, authTime: Fixtures.now - 60), to: cookie) }
         return cookie
     }
 

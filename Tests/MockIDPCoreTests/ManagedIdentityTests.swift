@@ -14,8 +14,8 @@ import Testing
 
     static func provider(withSystemAssigned: Bool = true) -> IdentityProvider {
         let provider = Fixtures.provider()
-        if withSystemAssigned { provider.upsertManagedIdentity(system, tenant: Fixtures.contosoID) }
-        provider.upsertManagedIdentity(worker, tenant: Fixtures.contosoID)
+        if withSystemAssigned { provider.served.upsertManagedIdentity(system, tenant: Fixtures.contosoID) }
+        provider.served.upsertManagedIdentity(worker, tenant: Fixtures.contosoID)
         return provider
     }
 

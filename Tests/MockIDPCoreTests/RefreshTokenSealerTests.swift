@@ -38,9 +38,9 @@ import Testing
     @Test("a reset through the control API ends every refresh token issued before it")
     func resetEndsTokens() throws {
         let provider = IdentityProvider(configuration: Fixtures.configuration, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
-        let token = provider.refreshTokens.withLock { $0 }.token(for: Self.grant)
-        #expect(provider.refreshTokens.withLock { $0 }.grant(in: token) != nil)
+        let token = provider.refreshTokens.seal(Self.grant)
+        #expect(provider.refreshTokens.open(token) != nil)
         provider.reset()
-        #expect(provider.refreshTokens.withLock { $0 }.grant(in: token) == nil)
+        #expect(provider.refreshTokens.open(token) == nil)
     }
 }

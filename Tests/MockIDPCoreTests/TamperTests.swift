@@ -126,7 +126,7 @@ import Testing
 
     @Test("a tamper fault goes into the next matching token of the normal flow, counted, then tokens are clean again")
     func tamperFaultInTheFlow() throws {
-        _ = provider.addTamperFault(TamperFault(defect: .expired, token: .access, clientID: Fixtures.daemon, remaining: 1))
+        _ = provider.controls.add(TamperFault(defect: .expired, token: .access, clientID: Fixtures.daemon, remaining: 1))
         func accessToken() throws -> Parts {
             let body = try #require(Fixtures.token(provider, [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon),
                                                              ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")]).body)
@@ -136,17 +136,17 @@ import Testing
         #expect(first.claims["exp"] == .int(Fixtures.now - 600))
         #expect(Fixtures.signingKey.privateKey.publicKey.verify(signature: first.signature, for: first.signingInput, algorithm: .rs256))
         #expect(try accessToken().claims["exp"] == .int(Fixtures.now + 3600))
-        #expect(provider.pendingTamperFaults().isEmpty)
+        #expect(provider.controls.pendingTamperFaults.isEmpty)
     }
 
     @Test("a nonce defect waits for an ID token that has a nonce; another client's fault is left alone")
     func tamperFaultMatching() throws {
-        _ = provider.addTamperFault(TamperFault(defect: .wrongNonce, token: .all, remaining: 1))
-        _ = provider.addTamperFault(TamperFault(defect: .noSubject, token: .all, clientID: Fixtures.mobile, remaining: 1))
+        _ = provider.controls.add(TamperFault(defect: .wrongNonce, token: .all, remaining: 1))
+        _ = provider.controls.add(TamperFault(defect: .noSubject, token: .all, clientID: Fixtures.mobile, remaining: 1))
         let body = try #require(Fixtures.token(provider, [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon),
                                                          ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")]).body)
         let claims = try Parts(try #require(body["access_token"]?.stringValue)).claims
         #expect(claims["sub"] != nil && claims["nonce"] == nil)
-        #expect(provider.pendingTamperFaults().map(\.defect) == [.wrongNonce, .noSubject])
+        #expect(provider.controls.pendingTamperFaults.map(\.defect) == [.wrongNonce, .noSubject])
     }
 }

@@ -201,7 +201,7 @@ import Testing
                                                            password: "Ivan-Passw0rd")["code"])
             let second = Self.claims(try await Self.redeem(idp, code: again).json["id_token"]?.stringValue)
             #expect(second["oid"] == id["oid"] && second["newUser"] == nil)
-            idp.server.provider.restoreLoadedConfiguration()
+            idp.server.provider.served.restoreLoadedConfiguration()
             let gone = PageClient()
             let page2 = try await gone.send("GET", Self.authorizeURL(idp))
             let failed = try await gone.submit(page2, baseURL: idp.baseURL, action: "signin", [("username", "ivan@example.com"), ("password", "Ivan-Passw0rd")])
@@ -398,7 +398,7 @@ import Testing
             let provider = idp.server.provider
             var app = try #require(provider.snapshot().configuration.tenants.first?.apps.first { $0.clientID == Self.mobile })
             app.headlessSignIn = true
-            provider.upsertApp(app, tenant: Self.tenantID)
+            provider.served.upsertApp(app, tenant: Self.tenantID)
             let r = try await PageClient().send("GET", Self.authorizeURL(idp, extra: [("login_hint", "frank@example.com")]))
             let code = try #require(Self.query(r.header("Location"))["code"], "\(r.status) \(r.text.prefix(200))")
             #expect(Self.claims(try await Self.redeem(idp, code: code).json["id_token"]?.stringValue)["oid"] == .string(Self.frankOID))

@@ -82,11 +82,11 @@ import Testing
     func fallsBack() throws {
         let server = try Server()
         _ = server.post(Self.form)
-        _ = server.provider.addExtraClaims(ExtraClaims(clientID: Self.daemon, claims: ["xms_test": "yes"]))
+        _ = server.provider.controls.add(ExtraClaims(clientID: Self.daemon, claims: ["xms_test": "yes"]))
         #expect(try Self.payload(server.post(Self.form))["xms_test"] == "yes")
         #expect(try Self.payload(server.post(Self.form))["xms_test"] == nil)
         let key = try SigningKey.generate(validityDays: 1)
-        server.provider.rotateSigningKey(to: key)
+        server.provider.served.rotateSigningKey(to: key)
         let response = server.post(Self.form)
         let token = try #require(try JSONValue.parse(response.body).objectValue?["access_token"]?.stringValue)
         #expect(try CompactJWS(token).verify(with: key.privateKey.publicKey))
@@ -126,7 +126,7 @@ import Testing
         let bodies = await withTaskGroup(of: [UInt8].self) { group in
             for n in 0..<64 {
                 group.addTask {
-                    if n == 32 { server.provider.rotateSigningKey(to: next) }
+                    if n == 32 { server.provider.served.rotateSigningKey(to: next) }
                     return server.post(n % 2 == 0 ? Self.form : Self.reordered).body
                 }
             }

@@ -135,21 +135,21 @@ extension EndpointHandlers {
         case .addClaims:
             switch ExtraClaims.read(request.body) {
             case .failure(let problems): return invalidBody(problems.problems)
-            case .success(let extra): return controlJSON(provider.addExtraClaims(extra).json, status: .created)
+            case .success(let extra): return controlJSON(provider.controls.add(extra).json, status: .created)
             }
         case .addFault:
             if TamperFault.isTamper(request.body) {
                 switch TamperFault.read(request.body) {
                 case .failure(let problems): return invalidBody(problems.problems)
-                case .success(let fault): return controlJSON(provider.addTamperFault(fault).json, status: .created)
+                case .success(let fault): return controlJSON(provider.controls.add(fault).json, status: .created)
                 }
             }
             switch Fault.read(request.body) {
             case .failure(let problems): return invalidBody(problems.problems)
-            case .success(let fault): return controlJSON(provider.addFault(fault).json, status: .created)
+            case .success(let fault): return controlJSON(provider.controls.add(fault).json, status: .created)
             }
         case .listFaults:
-            return controlJSON(.object(["faults": .array(provider.pendingFaults().map(\.json) + provider.pendingTamperFaults().map(\.json))]))
+            return controlJSON(.object(["faults": .array(provider.controls.pendingFaults.map(\.json) + provider.controls.pendingTamperFaults.map(\.json))]))
         case .rotateKeys:
             let previous = provider.snapshot().signingKeys.first?.keyID
             let key: SigningKey
@@ -157,12 +157,12 @@ extension EndpointHandlers {
                 return controlError(.internalServerError, "server_error", "A new signing key could not be made.",
                                     reason: "generating a signing key failed: \(error)")
             }
-            provider.rotateSigningKey(to: key)
+            provider.served.rotateSigningKey(to: key)
             var body: JSONObject = ["kid": .string(key.keyID), "keys": .array(provider.snapshot().signingKeys.map { .string($0.keyID) })]
             if let previous { body["previous"] = .string(previous) }
             return controlJSON(.object(body))
         case .retireKeys:
-            let retired = provider.retireSigningKeys()
+            let retired = provider.served.retireSigningKeys()
             return controlJSON(.object(["kid": .string(provider.snapshot().signingKeys.first?.keyID ?? ""),
                                         "retired": .array(retired.map { .string($0) })]))
         case .clock:
@@ -181,7 +181,7 @@ extension EndpointHandlers {
         case .grantConsent:
             return grantConsent(request, context: context)
         case .listConsents:
-            return controlJSON(.object(["consents": .array(provider.consentGrants().map(\.json))]))
+            return controlJSON(.object(["consents": .array(provider.consents.all.map(\.json))]))
         case .revokeConsents:
             return revokeConsents(request)
         case .inspector:
@@ -212,27 +212,27 @@ extension EndpointHandlers {
             if call == .addGroup {
                 let group = try ConfigurationLoader.decodeGroup(text: text, fileName: "request body", tenantID: tenant.id,
                                                                 joining: provider.snapshot().configuration)
-                provider.upsertGroup(group, tenant: tenant.id)
+                provider.served.upsertGroup(group, tenant: tenant.id)
                 return controlJSON(.object(["tenant": .string(tenant.id), "id": .string(group.id)]), status: .created)
             }
             if call == .addUser {
                 let user = try ConfigurationLoader.decodeUser(text: text, fileName: "request body", tenantID: tenant.id,
                                                               joining: provider.snapshot().configuration)
-                provider.upsertUser(user, tenant: tenant.id)
+                provider.served.upsertUser(user, tenant: tenant.id)
                 return controlJSON(.object(["tenant": .string(tenant.id), "username": .string(user.username),
                                             "oid": .string(user.objectID)]), status: .created)
             }
             if call == .addManagedIdentity {
                 let identity = try ConfigurationLoader.decodeManagedIdentity(text: text, fileName: "request body", tenantID: tenant.id,
                                                                             joining: provider.snapshot().configuration)
-                provider.upsertManagedIdentity(identity, tenant: tenant.id)
+                provider.served.upsertManagedIdentity(identity, tenant: tenant.id)
                 return controlJSON(.object(["tenant": .string(tenant.id), "clientId": .string(identity.clientID),
                                             "objectId": .string(identity.objectID), "resourceId": .string(identity.resourceID),
                                             "systemAssigned": .bool(identity.systemAssigned)]), status: .created)
             }
             let app = try ConfigurationLoader.decodeApp(text: text, fileName: "request body", baseDirectory: ".", tenantID: tenant.id,
                                                         joining: provider.snapshot().configuration)
-            provider.upsertApp(app, tenant: tenant.id)
+            provider.served.upsertApp(app, tenant: tenant.id)
             return controlJSON(.object(["tenant": .string(tenant.id), "clientId": .string(app.clientID),
                                         "type": .string(app.type.rawValue)]), status: .created)
         } catch {

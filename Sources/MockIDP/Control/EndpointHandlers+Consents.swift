@@ -22,7 +22,7 @@ extension EndpointHandlers {
         var body = ControlBody(request.body, known: ["username", "clientId"])
         let username = body.string("username"), clientID = body.string("clientId")
         guard body.problems.isEmpty else { return invalidBody(body.problems) }
-        return controlJSON(.object(["revoked": .int(provider.revokeConsents(username: username, clientID: clientID))]))
+        return controlJSON(.object(["revoked": .int(provider.consents.revoke(username: username, clientID: clientID))]))
     }
 }
 

@@ -49,8 +49,8 @@ extension EndpointHandlers {
     /// the real answer, which `handle` gives).
     func applyingFaults(_ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters, _ context: RequestContext,
                         _ handle: () -> HTTPResponse) -> HTTPResponse {
-        guard let name = site.name, provider.hasFaults(),
-              let fault = provider.takeFault(for: faultTarget(name, request, params)) else { return handle() }
+        guard let name = site.name, provider.controls.hasFaults,
+              let fault = provider.controls.takeFault(for: faultTarget(name, request, params), directory: context.directory ?? provider.snapshot()) else { return handle() }
         var response = fault.isDelayOnly ? handle() : faultResponse(fault, site, request, params, context)
         if let ms = fault.delayMilliseconds, ms > 0 { response.delay = .milliseconds(ms) }
         return response

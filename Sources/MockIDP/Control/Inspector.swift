@@ -49,11 +49,11 @@ extension EndpointHandlers {
         let keys: [JSONValue] = directory.signingKeys.enumerated().map { index, key in
             ["kid": .string(key.keyID), "notAfter": .int(key.certificate.notAfter), "signing": .bool(index == 0)]
         }
-        let sessions: [JSONValue] = provider.liveSessions().map { accounts in
+        let sessions: [JSONValue] = provider.sessions.live().map { accounts in
             .array(accounts.map { ["username": .string($0.username), "tenant": .string($0.tenantID), "authTime": .int($0.authTime)] })
         }
         return controlJSON(["baseUrl": .string(base), "now": .int(provider.clock.now()), "tenants": .array(tenants),
-                            "keys": .array(keys), "sessions": .array(sessions), "consents": .array(provider.consentGrants().map(\.json))])
+                            "keys": .array(keys), "sessions": .array(sessions), "consents": .array(provider.consents.all.map(\.json))])
     }
 
     /// Every authority form a client may use for `tenant`, each a labelled URL from the endpoint tables.

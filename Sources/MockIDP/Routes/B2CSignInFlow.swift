@@ -62,7 +62,7 @@ struct B2CSignInFlow {
                 return signInPage(username: username, error: error.aadsts == 50126 ? "Your password is incorrect." : "We can't seem to find your account.")
             case .success(let (user, tenant)):
                 let now = provider.clock.now()
-                let session = provider.addToSession(provider.sessionForSignIn(base.sessionID), user: user, tenant: tenant, authTime: now)
+                let session = provider.sessions.add(SessionAccount(user, of: tenant, authTime: now), to: provider.sessions.forSignIn(base.sessionID))
                 if kind == .profileEdit { return profilePage(for: user, error: nil, newSession: session) }
                 return base.complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
             }
@@ -106,7 +106,7 @@ struct B2CSignInFlow {
     /// A user just created or given a new password is signed in to the browser session, then answered.
     private func signInAndComplete(_ user: User, newUser: Bool) -> HTTPResponse {
         let now = provider.clock.now()
-        let session = provider.addToSession(provider.sessionForSignIn(base.sessionID), user: user, tenant: authority.tenant, authTime: now)
+        let session = provider.sessions.add(SessionAccount(user, of: authority.tenant, authTime: now), to: provider.sessions.forSignIn(base.sessionID))
         return base.complete(user: user, tenant: authority.tenant, authTime: now, sessionID: session, setSession: true, newUser: newUser)
     }
 

@@ -119,7 +119,7 @@ extension EndpointHandlers {
         if request.method == "POST", let form = try? URLEncodedForm.decode(request.body) { parameters += form }
         let value = { (name: String) in parameters.first { $0.name == name }?.value }
         let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
-        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.endSession(session) }
+        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
         let clear = cookie(Self.sessionCookie, "", request: request, maxAge: 0)
         if let target = value("post_logout_redirect_uri"),
            provider.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant) {

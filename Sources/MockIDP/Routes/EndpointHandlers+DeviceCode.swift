@@ -74,7 +74,7 @@ extension EndpointHandlers {
                 logger.debug("device sign-in page: \(error.reason)")
                 return signInPage(fields["username"], error: "Your account or password is incorrect.")
             case .success(let (user, tenant)):
-                let id = provider.addToSession(provider.sessionForSignIn(session), user: user, tenant: tenant, authTime: provider.clock.now())
+                let id = provider.sessions.add(SessionAccount(user, of: tenant, authTime: provider.clock.now()), to: provider.sessions.forSignIn(session))
                 return proceed(user, tenant, newSession: id == session ? nil : id)
             }
         case "pick":
@@ -92,7 +92,7 @@ extension EndpointHandlers {
             guard let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
                 .first(where: { $0.account.username.lowercased() == username }) else { return signInPage(fields["mockidp_account"], error: nil) }
             if let asked = provider.askedPermissions(client: pending.client, scope: pending.scope, tenant: entry.tenant, context: context) {
-                provider.grantConsent(asked, client: pending.client, user: entry.user, tenant: entry.tenant)
+                provider.consents.grant(asked, client: pending.client, user: entry.user, tenant: entry.tenant)
             }
             return done(entry.user, entry.tenant, newSession: nil)
         default:

@@ -26,7 +26,7 @@ struct SignInFlow {
             return proceed(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         case .headlessSignIn(let user, let tenant):
             let now = provider.clock.now()
-            let session = provider.addToSession(provider.sessionForSignIn(sessionID), user: user, tenant: tenant, authTime: now)
+            let session = provider.sessions.add(SessionAccount(user, of: tenant, authTime: now), to: provider.sessions.forSignIn(sessionID))
             return proceed(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
         case .loginRequired:
             return handlers.deliverError(.loginRequired(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
@@ -62,7 +62,7 @@ struct SignInFlow {
                 return signInPage(username: username, error: message, offerSessionAccounts: false, claims: fields["mockidp_claims"])
             case .success(let (user, tenant)):
                 let now = provider.clock.now()
-                let session = provider.addToSession(provider.sessionForSignIn(sessionID), user: user, tenant: tenant, authTime: now)
+                let session = provider.sessions.add(SessionAccount(user, of: tenant, authTime: now), to: provider.sessions.forSignIn(sessionID))
                 return proceed(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
             }
         case "pick":
@@ -82,7 +82,7 @@ struct SignInFlow {
             }
             // Accepting grants everything the request asked for; scopes granted before stay (docs/sign-in.md, "Consent").
             if let asked = provider.askedPermissions(validated, tenant: entry.tenant, context: context) {
-                provider.grantConsent(asked, client: validated.client, user: entry.user, tenant: entry.tenant)
+                provider.consents.grant(asked, client: validated.client, user: entry.user, tenant: entry.tenant)
             }
             return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         default:
@@ -108,12 +108,12 @@ struct SignInFlow {
     /// Issues the response (code, client_info, state, session_state) and sends it in the requested mode.
     func complete(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false,
                   newUser: Bool = false) -> HTTPResponse {
-        var session = provider.sessionForSignIn(sessionID)
+        var session = provider.sessions.forSignIn(sessionID)
         // A session that ended between the page and this answer: the user joins a new one.
-        if session != sessionID { session = provider.addToSession(session, user: user, tenant: tenant, authTime: authTime) }
+        if session != sessionID { session = provider.sessions.add(SessionAccount(user, of: tenant, authTime: authTime), to: session) }
         let parameters: [(name: String, value: String)]
         switch provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
-                                  sessionID: provider.sessionState(session), newUser: newUser, context: context) {
+                                  sessionID: provider.sessions.state(of: session), newUser: newUser, context: context) {
         case .success(let p): parameters = p
         case .failure(let error):
             return handlers.deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)

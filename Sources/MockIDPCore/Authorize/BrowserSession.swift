@@ -7,6 +7,18 @@ package struct SessionAccount: Sendable, Equatable {
     package var username: String
     /// When the user last typed a password.
     package var authTime: Int
+
+    /// `user` of `tenant`, who last typed a password at `authTime`.
+    package init(_ user: User, of tenant: Tenant, authTime: Int) {
+        self.init(tenantID: tenant.id, objectID: user.objectID, username: user.username, authTime: authTime)
+    }
+
+    init(tenantID: String, objectID: String, username: String, authTime: Int) {
+        self.tenantID = tenantID
+        self.objectID = objectID
+        self.username = username
+        self.authTime = authTime
+    }
 }
 
 /// What the session cookie stands for: the accounts signed in in that browser (Entra's account picker lists them).

@@ -41,7 +41,7 @@ extension IdentityProvider {
                 expiresAt: clock.now() + directory.configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser,
                 resource: request.resource)
             let now = clock.now()
-            authorizationCodes.withLock { $0.insert(issued, record, now: now) }
+            authorizationCodes.issue(issued, record, now: now)
             response.append(("code", issued))
             code = issued
         }

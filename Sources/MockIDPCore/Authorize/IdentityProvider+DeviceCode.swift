@@ -46,7 +46,7 @@ extension IdentityProvider {
             let record = DeviceAuthorization(userCode: userCode, clientID: client.clientID, tenantSegment: segment, scope: scope,
                                              expiresAt: now + Self.deviceCodeLifetime, interval: Self.deviceCodeInterval,
                                              lastPoll: nil, status: .pending, resource: version == .v1 ? p["resource"] : nil)
-            deviceCodes.withLock { $0.insert(deviceCode: deviceCode, record, now: now) }
+            deviceCodes.insert(deviceCode: deviceCode, record, now: now)
             let verification = EndpointTable.url(.deviceLogin, baseURL: context.baseURL)
             // Entra (v1): ADAL reads `verification_url` (reference §4.1).
             return .success([
@@ -63,11 +63,7 @@ extension IdentityProvider {
     /// The pending request for a user code typed at `/devicelogin`, or nil when it is unknown, used or expired.
     package func deviceLogin(userCode: String) -> DeviceLoginRequest? {
         let code = userCode.uppercased().filter { !$0.isWhitespace && $0 != "-" }
-        let now = clock.now()
-        guard let (_, record) = deviceCodes.withLock({ s -> (String, DeviceAuthorization)? in
-            guard let d = s.deviceCode(forUserCode: code), let r = s[deviceCode: d] else { return nil }
-            return (d, r)
-        }), case .pending = record.status, record.expiresAt > now else { return nil }
+        guard let record = deviceCodes.pending(userCode: code, now: clock.now()) else { return nil }
         let directory = snapshot()
         guard let authority = Authority(segment: record.tenantSegment, directory: directory),
               let client = authorizationClient(record.clientID, authority: authority, directory: directory) else { return nil }
@@ -76,16 +72,8 @@ extension IdentityProvider {
 
     /// The user at `/devicelogin` signed in (`user` set) or declined (`user` nil).
     package func completeDeviceLogin(userCode: String, user: User?, tenant: Tenant?) {
-        deviceCodes.withLock { s in
-            guard let d = s.deviceCode(forUserCode: userCode), var r = s[deviceCode: d],
-                  case .pending = r.status else { return }
-            if let user, let tenant {
-                r.status = .approved(userObjectID: user.objectID, username: user.username, tenantID: tenant.id)
-            } else {
-                r.status = .declined
-            }
-            s[deviceCode: d] = r
-        }
+        let approval = user.flatMap { user in tenant.map { (userObjectID: user.objectID, username: user.username, tenantID: $0.id) } }
+        deviceCodes.decide(userCode: userCode, approval: approval)
     }
 
     /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`: the client's polls (RFC 8628 §3.5).
@@ -95,29 +83,7 @@ extension IdentityProvider {
         guard let deviceCode = parameters["device_code"] ?? parameters["code"] else { throw .missingParameter("device_code") }
         let clientID = try parameters.required("client_id")
         let now = clock.now()
-        let record: DeviceAuthorization = try deviceCodes.withLock { (s: inout DeviceCodeStore) throws(OAuthError) -> DeviceAuthorization in
-            guard var r = s[deviceCode: deviceCode], r.clientID == clientID.lowercased() else { throw .badVerificationCode() }
-            let previous = r.lastPoll
-            r.lastPoll = now
-            s[deviceCode: deviceCode] = r
-            guard now < r.expiresAt else { throw .deviceCodeExpired() }
-            switch r.status {
-            case .pending:
-                // Polling twice within a second is too fast even for MSAL's rounding of the interval.
-                if let previous, now - previous < 1 { throw .slowDown() }
-                throw .authorizationPending()
-            case .declined: throw .deviceAuthorizationDeclined()
-            case .redeemed: throw .badVerificationCode()
-            case .approved:
-                // Spent: only what a later poll reads is kept until it expires (the grant goes with the user's ids).
-                var spent = r
-                spent.status = .redeemed
-                spent.scope = ""
-                spent.resource = nil
-                s[deviceCode: deviceCode] = spent
-                return r
-            }
-        }
+        let record = try deviceCodes.poll(deviceCode, clientID: clientID, now: now)
         guard case .approved(let objectID, let username, let tenantID) = record.status,
               let tenant = directory.tenant(tenantID) else { throw .badVerificationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory, context: context,

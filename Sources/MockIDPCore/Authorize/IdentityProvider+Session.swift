@@ -21,41 +21,9 @@ extension IdentityProvider {
     /// A new, unguessable value (form tokens, nonces).
     package func newSessionID() -> String { Base64URL.encode(random.bytes(32)) }
 
-    /// The session a successful sign-in joins, as its cookie value: `presented` (the browser's session cookie) only
-    /// when this server sealed it and it is still alive, otherwise a new, empty session. A cookie made by someone else
-    /// is never adopted, so an attacker who plants one cannot later use it to act as the user who signed in (session
-    /// fixation, OWASP ASVS 3.2.1).
-    package func sessionForSignIn(_ presented: String?) -> String {
-        let now = clock.now()
-        let sessions = sessions.withLock { $0 }
-        if let presented, sessions.open(presented, now: now) != nil { return presented }
-        return sessions.cookie(for: BrowserSession(id: Base64URL.encode(random.bytes(16)), accounts: [], expiresAt: now + BrowserSession.lifetime))
-    }
-
-    /// Records that `user` signed in within the browser session `session` (a cookie value from `sessionForSignIn`),
-    /// and returns the session's new cookie value: the session lives in its cookie, so the browser must be given it.
-    package func addToSession(_ session: String, user: User, tenant: Tenant, authTime: Int) -> String {
-        let now = clock.now()
-        let account = SessionAccount(tenantID: tenant.id, objectID: user.objectID, username: user.username, authTime: authTime)
-        return sessions.withLock { sessions in
-            var opened = sessions.open(session, now: now)
-                ?? BrowserSession(id: Base64URL.encode(random.bytes(16)), accounts: [], expiresAt: now)
-            opened.add(account, now: now)
-            sessions.signedIn(opened)
-            return sessions.cookie(for: opened)
-        }
-    }
-
-    /// The session's `session_state` (and `sid`): one GUID for the session's whole life, whatever accounts join it.
-    package func sessionState(_ session: String) -> String {
-        let id = sessions.withLock { $0 }.open(session, now: clock.now())?.id ?? session
-        return GUID.derived(from: "session:\(id)")
-    }
-
     /// The accounts of a browser session that still exist and may sign in to `tenantSegment`.
     package func sessionAccounts(_ sessionID: String?, tenantSegment: String) -> [(account: SessionAccount, user: User, tenant: Tenant)] {
-        guard let sessionID else { return [] }
-        let accounts = sessions.withLock { $0 }.open(sessionID, now: clock.now())?.accounts ?? []
+        let accounts = sessions.accounts(sessionID)
         let directory = snapshot()
         let authority = Authority(segment: tenantSegment, directory: directory)
         return accounts.compactMap { account in
@@ -70,14 +38,6 @@ extension IdentityProvider {
     /// (Entra: a B2B guest is hinted, and signs in, with their own account's name).
     package func isNamed(_ name: String, user: User, in tenant: Tenant) -> Bool {
         user.username.lowercased() == name.lowercased() || snapshot().user(name, in: tenant)?.objectID == user.objectID
-    }
-
-    /// Signs every account of the session out; a copy of its cookie opens no more.
-    package func endSession(_ sessionID: String) {
-        let now = clock.now()
-        sessions.withLock { sessions in
-            if let session = sessions.open(sessionID, now: now) { sessions.end(session, now: now) }
-        }
     }
 
     /// Users the sign-in page offers to pick from: the tenant's, or every tenant's for common/organizations.

@@ -20,7 +20,7 @@ extension IdentityProvider {
     private func b2cAuthorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
                                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")
-        guard let record = authorizationCodes.withLock({ $0[code] }), let policy = record.policy,
+        guard let record = authorizationCodes.record(code), let policy = record.policy,
               record.tenantID == authority.tenant.id else { throw .invalidAuthorizationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
                                                        directory: directory, context: context, requireCredential: true)
@@ -36,7 +36,7 @@ extension IdentityProvider {
             throw .refreshTokenUserGone()
         }
         let scopes = try B2CScopeRequest(parameters["scope"] ?? record.scope, client: client, tenant: authority.tenant, directory: directory)
-        guard authorizationCodes.withLock({ $0.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
+        guard authorizationCodes.redeem(code) else { throw .codeAlreadyRedeemed() }
         let grant = B2CGrant(client: client, authority: authority, scopes: scopes, issuedAt: clock.now(), authTime: record.authTime,
                              nonce: record.nonce, newUser: record.newUser, includeClientInfo: parameters["client_info"] == "1")
         return try b2cTokenResponse(grant, user: user, clientAuthentication: authentication, directory: directory, context: context)
@@ -69,7 +69,7 @@ extension IdentityProvider {
     private func b2cRefreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
                                  directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = refreshTokens.withLock({ $0 }).grant(in: token), record.policy != nil,
+        guard let record = refreshTokens.open(token), record.policy != nil,
               record.tenantID == authority.tenant.id else { throw .invalidRefreshToken() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
                                                        directory: directory, context: context, requireCredential: true)

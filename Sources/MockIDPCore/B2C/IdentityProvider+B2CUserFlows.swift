@@ -7,7 +7,7 @@ package struct SelfAssertedProblem: Error, Sendable, Equatable {
 }
 
 /// The user flows behind B2C's pages: sign-up, password reset and profile edit change the directory through
-/// `upsertUser`, so what they change is gone after `restoreLoadedConfiguration` (the control API's reset).
+/// `ServedDirectory.upsertUser`, so what they change is gone after `restoreLoadedConfiguration` (the control API's reset).
 extension IdentityProvider {
     /// Signs a new local account up in the policy's tenant: the e-mail address is the sign-in name.
     package func b2cSignUp(email: String, password: String, reenteredPassword: String, displayName: String,
@@ -25,7 +25,7 @@ extension IdentityProvider {
         let name = displayName.isEmpty ? [givenName, surname].filter { !$0.isEmpty }.joined(separator: " ") : displayName
         let user = User(username: email, password: password, name: name.isEmpty ? nil : name,
                         objectID: User.derivedObjectID(tenantID: tenant.id, username: email), email: email, claims: claims)
-        guard upsertUser(user, tenant: tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
+        guard served.upsertUser(user, tenant: tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
         return .success(user)
     }
 
@@ -37,7 +37,7 @@ extension IdentityProvider {
         }
         if let problem = Self.passwordProblem(newPassword, reentered: reenteredPassword) { return .failure(problem) }
         user.password = newPassword
-        guard upsertUser(user, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
+        guard served.upsertUser(user, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
         return .success(user)
     }
 
@@ -51,7 +51,7 @@ extension IdentityProvider {
         current.name = displayName
         current.claims["given_name"] = givenName.isEmpty ? nil : .string(givenName)
         current.claims["family_name"] = surname.isEmpty ? nil : .string(surname)
-        guard upsertUser(current, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
+        guard served.upsertUser(current, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
         return .success(current)
     }
 

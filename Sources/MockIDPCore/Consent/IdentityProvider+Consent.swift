@@ -29,20 +29,12 @@ extension IdentityProvider {
         return (order.firstIndex(of: a) ?? 4) < (order.firstIndex(of: b) ?? 4)
     }
 
-    /// Those of `permissions` that `user` has not consented to for `client` (none when the app needs no consent).
-    func missingConsent(_ permissions: [DelegatedPermission], client: Application, user: User, tenant: Tenant) -> [DelegatedPermission] {
-        guard client.consentRequired else { return [] }
-        return consents.withLock { store in
-            permissions.filter { !store.holds($0, tenantID: tenant.id, userObjectID: user.objectID, clientID: client.clientID) }
-        }
-    }
-
     /// A token grant with no page to ask on (password, refresh token, on-behalf-of): AADSTS65001 when the user has
     /// not consented to every permission `scopes` asks for.
     func checkUserConsent(client: Application, user: User, tenant: Tenant, scopes: ScopeRequest, context: RequestContext) throws(OAuthError) {
         guard client.consentRequired else { return }
         let graph = cloud(for: context, tenant: tenant).graphResource
-        let missing = missingConsent(permissions(client: client, scopes: scopes, graphResource: graph), client: client, user: user, tenant: tenant)
+        let missing = consents.missing(permissions(client: client, scopes: scopes, graphResource: graph), client: client, user: user, tenant: tenant)
         guard missing.isEmpty else {
             throw .consentRequired(client: client, scopes: missing.map(\.scope),
                                    reason: "\(user.username) has not consented to \(missing.map(\.scope).joined(separator: " ")) for app '\(client.clientID)' (consentRequired)")
@@ -55,13 +47,13 @@ extension IdentityProvider {
     package func consentToAsk(_ request: ValidatedAuthorization, user: User, tenant: Tenant, context: RequestContext) -> [DelegatedPermission] {
         guard request.b2c == nil, let asked = askedPermissions(request, tenant: tenant, context: context) else { return [] }
         if request.prompt == .consent { return asked }
-        return missingConsent(asked, client: request.client, user: user, tenant: tenant)
+        return consents.missing(asked, client: request.client, user: user, tenant: tenant)
     }
 
     /// What the device code page asks `user` to consent to for `client` and the device code's `scope`.
     package func consentToAsk(client: Application, scope: String, user: User, tenant: Tenant, context: RequestContext) -> [DelegatedPermission] {
         guard let asked = askedPermissions(client: client, scope: scope, tenant: tenant, context: context) else { return [] }
-        return missingConsent(asked, client: client, user: user, tenant: tenant)
+        return consents.missing(asked, client: client, user: user, tenant: tenant)
     }
 
     /// Every permission an authorize request (or a device code's scope) asks for, nil when its scope does not
@@ -85,28 +77,6 @@ extension IdentityProvider {
             return permissions(client: client, scopes: scopes, graphResource: graph)
         } catch {
             return nil
-        }
-    }
-
-    /// `user` accepted the consent page: the permissions are granted to `client` from now on.
-    package func grantConsent(_ permissions: [DelegatedPermission], client: Application, user: User, tenant: Tenant) {
-        consents.withLock {
-            $0.grant(permissions, tenantID: tenant.id, userObjectID: user.objectID, username: user.username, clientID: client.clientID)
-        }
-    }
-
-    /// Every consent given, for the inspector and the control API.
-    package func consentGrants() -> [ConsentGrant] { consents.withLock { $0.all } }
-
-    /// Revokes the consents of `username` (any user when nil) for `clientID` (any app when nil); returns how many
-    /// grants went.
-    @discardableResult
-    package func revokeConsents(username: String? = nil, clientID: String? = nil) -> Int {
-        consents.withLock { store in
-            store.revoke { grant in
-                (username.map { grant.username.lowercased() == $0.lowercased() } ?? true)
-                    && (clientID.map { grant.clientID == $0.lowercased() } ?? true)
-            }
         }
     }
 
@@ -181,7 +151,7 @@ extension IdentityProvider {
         }
         let asked = permissions(client: client, scopes: scopes, graphResource: graph)
         guard !asked.isEmpty else { return .failure(ConsentRefusal(reason: "the scope '\(scope)' names no delegated permission")) }
-        grantConsent(asked, client: client, user: user, tenant: tenant)
-        return .success(consentGrants().filter { $0.tenantID == tenant.id && $0.userObjectID == user.objectID && $0.clientID == client.clientID })
+        consents.grant(asked, client: client, user: user, tenant: tenant)
+        return .success(consents.all.filter { $0.tenantID == tenant.id && $0.userObjectID == user.objectID && $0.clientID == client.clientID })
     }
 }

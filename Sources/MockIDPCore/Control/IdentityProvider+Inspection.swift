@@ -3,13 +3,6 @@ import MockIDPJOSE
 /// What the inspector page (`GET /_mockidp/`) shows that only Core knows: live browser sessions and tokens read
 /// back with their signatures checked against this provider's keys.
 extension IdentityProvider {
-    /// The accounts of the browser sessions most recently signed into that are still alive (sessions live in their
-    /// cookies, so the server remembers only the last `BrowserSessions.recentCapacity`), most recent sign-in first.
-    package func liveSessions() -> [[SessionAccount]] {
-        let now = clock.now()
-        return sessions.withLock { $0.recent }.filter { $0.expiresAt > now }.map(\.accounts).filter { !$0.isEmpty }
-    }
-
     /// A token taken apart for people: its header and claims, and whether one of this provider's keys (the signing
     /// key, or one rotated out but still published) made its signature. Never throws: what cannot be read says why.
     package func inspectToken(_ token: String) -> JSONValue {

@@ -114,7 +114,7 @@ extension IdentityProvider {
                                     email: username.lowercased())
         user.isMadeOnTheFly = true
         if let claims { user.claims = claims }
-        upsertUser(user, tenant: tenant.id)
+        served.upsertUser(user, tenant: tenant.id)
         return user
     }
 }

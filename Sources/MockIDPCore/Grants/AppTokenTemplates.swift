@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import Synchronization
 
 /// What decides a token request's answer besides the clock, randomness, the directory snapshot and the control
 /// API's registrations: the request as it came (path, host, `Authorization`, form body). Two requests with the
@@ -178,13 +179,25 @@ package struct AppTokenTemplates: Sendable {
     var count: Int { templates.count }
 }
 
+/// The templates, under their own lock.
+final class AppTokenTemplateStore: Sendable {
+    private let templates = Mutex(AppTokenTemplates())
+
+    func template(_ key: TokenRequestKey, generation: Int) -> AppTokenTemplate? {
+        templates.withLock { $0.template(key, generation: generation) }
+    }
+
+    func keep(_ template: AppTokenTemplate, for key: TokenRequestKey) { templates.withLock { $0.keep(template, for: key) } }
+
+    var count: Int { templates.withLock { $0.count } }
+}
+
 extension IdentityProvider {
     /// The answer to a client-credentials request answered before in this directory generation, with a new
     /// token; nil when there is none to give this way (the whole token path answers it then).
     package func repeatedAppToken(_ key: TokenRequestKey, context: RequestContext) -> [UInt8]? {
         let generation = directory(for: context).generation
-        guard let template = appTokenTemplates.withLock({ $0.template(key, generation: generation) }),
-              controls.withLock({ $0.extraClaims.isEmpty && $0.tamperFaults.isEmpty }) else { return nil }
+        guard let template = appTokenTemplates.template(key, generation: generation), controls.leaveTokensAlone else { return nil }
         return try? template.response(issuedAt: clock.now(), opaque: TokenFactory.OpaqueClaims(random))
     }
 
@@ -200,9 +213,9 @@ extension IdentityProvider {
                                               lifetime: factory.lifetime, key: factory.key.privateKey,
                                               algorithm: factory.key.header(version: version).algorithm,
                                               generation: directory.generation) else { return }
-        appTokenTemplates.withLock { $0.keep(template, for: key) }
+        appTokenTemplates.keep(template, for: key)
     }
 
     /// How many answers are kept as templates (tests).
-    package func keptAppTokenTemplates() -> Int { appTokenTemplates.withLock { $0.count } }
+    package func keptAppTokenTemplates() -> Int { appTokenTemplates.count }
 }

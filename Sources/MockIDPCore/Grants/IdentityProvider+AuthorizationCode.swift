@@ -7,7 +7,7 @@ extension IdentityProvider {
     func authorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                            directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")
-        guard let record = authorizationCodes.withLock({ $0[code] }), record.policy == nil else { throw .invalidAuthorizationCode() }
+        guard let record = authorizationCodes.record(code), record.policy == nil else { throw .invalidAuthorizationCode() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .invalidAuthorizationCode() }
         if let specific = authority.specificTenant, specific.id != tenant.id { throw .invalidAuthorizationCode() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
@@ -23,7 +23,7 @@ extension IdentityProvider {
         let scopes = try userScopes(parameters, request: request, stored: record.scope, storedResource: record.resource,
                                     tenant: tenant, directory: directory, context: context)
         // Every check passed: the code is spent now, once (a failed attempt does not burn it).
-        guard authorizationCodes.withLock({ $0.markRedeemed(code) }) else { throw .codeAlreadyRedeemed() }
+        guard authorizationCodes.redeem(code) else { throw .codeAlreadyRedeemed() }
         var grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
                           applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
                           nonce: record.nonce, includeClientInfo: parameters["client_info"] == "1")

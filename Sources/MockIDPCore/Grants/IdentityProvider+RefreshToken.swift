@@ -16,7 +16,7 @@ extension IdentityProvider {
         let record = RefreshGrant(tenantID: tenant.id, clientID: clientID, userObjectID: user.objectID, username: user.username,
                                   scope: scope, clientAuthentication: clientAuthentication, issuedAt: issuedAt,
                                   expiresAt: issuedAt + lifetime, family: family, policy: policy, resource: resource)
-        return refreshTokens.withLock { $0 }.token(for: record)
+        return refreshTokens.seal(record)
     }
 
     /// `grant_type=refresh_token`: the token must be ours, unexpired, issued to this client for a user who still
@@ -26,7 +26,7 @@ extension IdentityProvider {
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                       directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
-        guard let record = refreshTokens.withLock({ $0 }).grant(in: token), record.policy == nil else { throw .invalidRefreshToken() }
+        guard let record = refreshTokens.open(token), record.policy == nil else { throw .invalidRefreshToken() }
         guard let issuing = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         var tenant = issuing
         var sameAccount: User?

@@ -59,13 +59,13 @@ extension IdentityProvider {
         do throws(OAuthError) {
             guard let defect = request.defect else { return .success(try mintToken(request, tamper: nil)) }
             let kind: TokenKind = request.kind == .id ? .id : .access
-            let applied = Mutex(false)
+            let applied = DefectApplied()
             let token = try mintToken(request) { tokenKind, has in
                 guard tokenKind == kind, defect.applies(to: kind), defect.requiredClaim.map(has) ?? true else { return nil }
-                applied.withLock { $0 = true }
+                applied.record()
                 return defect
             }
-            guard applied.withLock({ $0 }) else { throw .defectDoesNotApply(defect, kind: kind) }
+            guard applied.happened else { throw .defectDoesNotApply(defect, kind: kind) }
             return .success(token)
         } catch {
             return .failure(error)

@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import Synchronization
 
 /// A registered tamper fault (`POST /_mockidp/faults` with `tamper`): the next matching tokens are issued with
 /// `defect`, each one counting once.
@@ -49,17 +50,10 @@ package struct TamperFault: Sendable, Equatable {
     }
 }
 
-extension IdentityProvider {
-    /// Registers `fault`; returns it with its ID.
-    package func addTamperFault(_ fault: TamperFault) -> TamperFault {
-        controls.withLock { $0.register(fault, in: \.tamperFaults) }
-    }
+/// Whether a tamper closure put its defect into a token: set while the token is made, read once it is.
+final class DefectApplied: Sendable {
+    private let flag = Atomic<Bool>(false)
 
-    /// The tamper faults waiting, oldest first.
-    package func pendingTamperFaults() -> [TamperFault] { controls.withLock { $0.tamperFaults } }
-
-    /// The defect of the oldest tamper fault matching a token of `kind` for `clientID`, counted as used.
-    func takeDefect(kind: TokenKind, clientID: String, has: (String) -> Bool) -> TokenDefect? {
-        controls.withLock { s in s.take(from: \.tamperFaults) { $0.matches(kind: kind, clientID: clientID, has: has) }?.defect }
-    }
+    func record() { flag.store(true, ordering: .relaxed) }
+    var happened: Bool { flag.load(ordering: .relaxed) }
 }
