@@ -1,7 +1,7 @@
 import MockIDP
 import MockIDPJOSE
 
-/// The control API's consents (docs/control-api.md, "Consents"): what users of apps with `consentRequired` have
+/// The control API's consents (docs/control-api.md, "Control API"): what users of apps with `consentRequired` have
 /// consented to, as the consent page records it.
 extension MockIdentityProvider {
     /// `username` consents to the delegated permissions `scope` asks `clientID` for (space-separated, as a request's

@@ -1,7 +1,7 @@
 import MockIDP
 import MockIDPJOSE
 
-/// Swift wrappers over the control API (`/_mockidp/…`, INTERFACE.md): real HTTP requests to the server,
+/// Swift wrappers over the control API (`/_mockidp/…`, docs/control-api.md): real HTTP requests to the server,
 /// with the admin token when the provider was started with one. Each returns the server's JSON answer and
 /// throws `ControlAPIError` for any status but the expected one.
 extension MockIdentityProvider {

@@ -1,7 +1,7 @@
 import MockIDPCore
 import Testing
 
-/// The sign-in decisions (reference/entra-protocol.md §7.4), without HTTP.
+/// The sign-in decisions (docs/entra-behaviour.md, "Sign-in decisions"), without HTTP.
 @Suite struct InteractionTests {
     let provider = Fixtures.provider()
     let contoso = Fixtures.contoso

@@ -11,9 +11,9 @@
 size_t mockidp_json_first_escape(const uint8_t *bytes, size_t count);
 
 /// Writes the base64 text (RFC 4648) of `bytes[0..<count]` at `out`, which has room for it (`count / 3 * 4` plus 4),
-/// and returns its length: the URL and filename-safe alphabet (§5) when `url` is nonzero, else the standard one (§4);
-/// `=` padding when `pad` is nonzero. Twelve bytes at a time where the processor has SSSE3 (checked once, at run time),
-/// the rest three at a time.
+/// and returns its length: the URL and filename-safe alphabet (RFC 4648 §5) when `url` is nonzero, else the standard
+/// one (RFC 4648 §4); `=` padding when `pad` is nonzero. Twelve bytes at a time where the processor has SSSE3 (checked
+/// once, at run time), the rest three at a time.
 size_t mockidp_base64_encode(const uint8_t *bytes, size_t count, uint8_t *out, int url, int pad);
 
 /// What a form component (`application/x-www-form-urlencoded`, a query) holds, as bits: 1 when it has a `%` (or a

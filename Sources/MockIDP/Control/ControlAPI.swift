@@ -3,7 +3,7 @@ import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
 
-/// The control API for tests (`/_mockidp/…`, INTERFACE.md): JSON in and out. Without `--admin-token` it answers
+/// The control API for tests (`/_mockidp/…`, docs/control-api.md): JSON in and out. Without `--admin-token` it answers
 /// loopback callers only (403); with it every caller must send `Authorization: Bearer <token>` (401);
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
 public enum ControlCall: String, CaseIterable, Sendable {

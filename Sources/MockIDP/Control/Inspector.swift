@@ -2,7 +2,7 @@ import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
 
-/// The inspector (`GET /_mockidp/`, INTERFACE.md): one HTML page, no external assets, behind the control API's
+/// The inspector (`GET /_mockidp/`, docs/control-api.md): one HTML page, no external assets, behind the control API's
 /// access rule. The page itself holds no data: its script reads `GET /_mockidp/inspection` (tenants, users, apps,
 /// authority URLs, keys, sessions), polls `GET /_mockidp/requests` for the request log, and sends pasted tokens to
 /// `POST /_mockidp/tokens/inspect`. Everything from the server is set as text (`textContent`), never as markup, so

@@ -3,7 +3,7 @@ import MockIDPHTTP
 import MockIDPJOSE
 
 /// The authorize endpoint over HTTP: the sign-in, account-picker and consent pages, the browser session cookie, and
-/// the response in the requested mode (reference/entra-protocol.md §7).
+/// the response in the requested mode (docs/entra-behaviour.md, "Authorize requests").
 extension EndpointHandlers {
     static let sessionCookie = "mockidp_session"
     static let formCookie = "mockidp_form"

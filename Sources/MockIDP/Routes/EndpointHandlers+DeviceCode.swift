@@ -2,7 +2,7 @@ import MockIDPCore
 import MockIDPHTTP
 
 /// The device code flow over HTTP: the device authorization endpoint and the `/devicelogin` page where the user
-/// enters the code and signs in (RFC 8628; reference/entra-protocol.md §3.4).
+/// enters the code and signs in (RFC 8628; docs/entra-behaviour.md, "Grants").
 extension EndpointHandlers {
     func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {
         guard request.method == "POST" else { return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context) }

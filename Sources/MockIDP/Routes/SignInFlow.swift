@@ -3,7 +3,7 @@ import MockIDPHTTP
 import MockIDPJOSE
 
 /// One authorize request's way through the browser: use the session, or show the sign-in, account-picker or
-/// consent page, then answer the client (reference/entra-protocol.md §7.4 for `prompt`).
+/// consent page, then answer the client (docs/entra-behaviour.md, "Sign-in decisions", for `prompt`).
 struct SignInFlow {
     let handlers: EndpointHandlers
     let request: HTTPRequest

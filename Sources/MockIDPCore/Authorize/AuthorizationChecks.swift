@@ -1,5 +1,5 @@
-/// The checks of an authorize request, as named steps in Entra's order (reference/entra-protocol.md §7). Until
-/// the client and its redirect URI are verified a failure is shown on the error page; after that it goes back to
+/// The checks of an authorize request, as named steps in Entra's order (docs/entra-behaviour.md, "Authorize requests").
+/// Until the client and its redirect URI are verified a failure is shown on the error page; after that it goes back to
 /// the redirect URI. Each step reads what the steps before it established and adds to it.
 package struct AuthorizationChecks {
     /// Why a step stopped the request, and how the error travels.

@@ -1,8 +1,8 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
-    /// Checks an authorize request in Entra's order (reference/entra-protocol.md §7): until the client and its
-    /// redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
+    /// Checks an authorize request in Entra's order (docs/entra-behaviour.md, "Authorize requests"): until the client
+    /// and its redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
     package func checkAuthorization(_ request: AuthorizationRequest, dialect: ResolvedDialect? = nil,
                                     directory: Directory? = nil) -> AuthorizationDecision {
         let b2c: B2CAuthority?

@@ -9,7 +9,7 @@ package struct DeviceLoginRequest: Sendable {
 }
 
 extension IdentityProvider {
-    /// Entra's device code lifetime and polling interval (reference/entra-protocol.md §4.1).
+    /// Entra's device code lifetime and polling interval (docs/entra-behaviour.md, "Token responses").
     static let deviceCodeLifetime = 900
     static let deviceCodeInterval = 5
     /// User codes avoid letters and digits that are easily confused.
@@ -25,7 +25,8 @@ extension IdentityProvider {
             guard let authority = Authority(segment: segment, directory: directory) else {
                 throw .tenantNotFound(segment, forDiscovery: false)
             }
-            // B2C has no device code flow (its metadata has no device_authorization_endpoint, §1.3).
+            // B2C has no device code flow (its metadata has no device_authorization_endpoint,
+            // docs/entra-behaviour.md, "B2C metadata").
             if case .failure(let error) = context.dialect ?? b2cAuthority(tenantSegment: segment, policy: nil, form: .path) { throw error }
             let clientID = try p.required("client_id")
             guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
@@ -48,7 +49,7 @@ extension IdentityProvider {
                                              lastPoll: nil, status: .pending, resource: version == .v1 ? p["resource"] : nil)
             deviceCodes.insert(deviceCode: deviceCode, record, now: now)
             let verification = EndpointTable.url(.deviceLogin, baseURL: context.baseURL)
-            // Entra (v1): ADAL reads `verification_url` (reference §4.1).
+            // Entra (v1): ADAL reads `verification_url` (docs/entra-behaviour.md, "Token responses").
             return .success([
                 "user_code": .string(userCode), "device_code": .string(deviceCode),
                 version == .v1 ? "verification_url" : "verification_uri": .string(verification),

@@ -1,6 +1,6 @@
 /// What an authorize request that passed its checks does next in the browser: the sign-in decisions of
-/// reference/entra-protocol.md §7.4 (`prompt`, `login_hint`, `max_age`, the browser session), made in Core so they
-/// can be tested without HTTP. `MockIDP` turns each case into a page or a response.
+/// docs/entra-behaviour.md, "Sign-in decisions" (`prompt`, `login_hint`, `max_age`, the browser session), made in Core
+/// so they can be tested without HTTP. `MockIDP` turns each case into a page or a response.
 package enum Interaction: Sendable {
     /// Answer the client now as this account of the browser session.
     case answer(SessionEntry)

@@ -1,5 +1,5 @@
-/// Entra's redirect-URI rules (reference/entra-protocol.md §7.2): an exact, case-sensitive match against the app's
-/// registered URIs, except that for loopback `http` URIs (`localhost`, `127.0.0.1`, `[::1]`) the port is ignored
+/// Entra's redirect-URI rules (docs/entra-behaviour.md, "Redirect URIs"): an exact, case-sensitive match against the
+/// app's registered URIs, except that for loopback `http` URIs (`localhost`, `127.0.0.1`, `[::1]`) the port is ignored
 /// (RFC 8252 §7.3) while the path must still match.
 package enum RedirectURI {
     /// The registered URI `candidate` matches, or nil when none does. A URI with a scripting or local scheme never
@@ -22,7 +22,7 @@ package enum RedirectURI {
     /// Schemes a browser runs or reads locally instead of navigating to a client: a response sent there would run
     /// an attacker's script in this server's origin (`javascript:`, `vbscript:`, `data:`) or reach the user's files.
     /// Entra registers only `https`, loopback `http` and, for public clients, an app's own scheme
-    /// (reference/entra-protocol.md §7.2); that these are refused is [INF].
+    /// (docs/entra-behaviour.md, "Redirect URIs"); that these are refused is [INF].
     package static let dangerousSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
 
     /// Whether `uri`'s scheme is one of `dangerousSchemes`, read as a browser reads it: ASCII case ignored, leading

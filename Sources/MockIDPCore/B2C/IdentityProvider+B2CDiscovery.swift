@@ -1,11 +1,12 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
-    /// The issuer of a B2C tenant's tokens: `https://{host}/{tenant id}/v2.0/`, with B2C's trailing slash (§1.3).
+    /// The issuer of a B2C tenant's tokens: `https://{host}/{tenant id}/v2.0/`, with B2C's trailing slash
+    /// (docs/entra-behaviour.md, "B2C metadata").
     static func b2cIssuer(baseURL: String, tenantID: String) -> String { "\(baseURL)/\(tenantID)/v2.0/" }
 
-    /// A B2C policy's OpenID configuration, shaped as B2C's (reference/entra-protocol.md §1.3): the policy in every
-    /// endpoint, the tenant as the client named it, no device code, cloud or Graph members.
+    /// A B2C policy's OpenID configuration, shaped as B2C's (docs/entra-behaviour.md, "B2C metadata"): the policy in
+    /// every endpoint, the tenant as the client named it, no device code, cloud or Graph members.
     package func b2cOpenIDConfiguration(_ authority: B2CAuthority, context: RequestContext) -> JSONValue {
         let base = context.baseURL
         func url(_ e: B2CEndpoint) -> JSONValue { .string(B2CEndpointTable.url(e, baseURL: base, authority: authority)) }
@@ -28,7 +29,8 @@ extension IdentityProvider {
         return .object(d)
     }
 
-    /// A B2C policy's key set: `kid`, `nbf`, `use`, `kty`, `e`, `n`, without Entra's `x5t`, `x5c` and `issuer` (§5.4, §6).
+    /// A B2C policy's key set: `kid`, `nbf`, `use`, `kty`, `e`, `n`, without Entra's `x5t`, `x5c` and `issuer`
+    /// (docs/entra-behaviour.md, "Signing keys").
     package func b2cKeySet(_ authority: B2CAuthority) -> Result<JSONValue, OAuthError> {
         var keys: [JSONValue] = []
         for key in snapshot().signingKeys {

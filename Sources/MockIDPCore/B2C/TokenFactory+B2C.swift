@@ -1,6 +1,6 @@
 import MockIDPJOSE
 
-/// B2C's tokens (reference/entra-protocol.md §5.4): `ver` 1.0 on the v2.0 endpoint, issuer with a trailing slash,
+/// B2C's tokens (docs/entra-behaviour.md, "B2C tokens"): `ver` 1.0 on the v2.0 endpoint, issuer with a trailing slash,
 /// `sub` = object ID, `emails` an array, the policy in `tfp` (or `acr`), `newUser` on sign-up, no `x5t` in the header.
 extension TokenFactory {
     private func b2cClaims(_ grant: B2CGrant, user: User, audience: String) -> B2CTokenClaims {
@@ -58,7 +58,7 @@ extension TokenFactory {
         return Base64URL.encode(info.serialized())
     }
 
-    /// B2C's `client_info`: `uid` is `{oid}-{policy in lower case}` (§3.6).
+    /// B2C's `client_info`: `uid` is `{oid}-{policy in lower case}` (docs/entra-behaviour.md, "client_info").
     static func b2cClientInfo(user: User, authority: B2CAuthority) -> String {
         let info: JSONValue = ["uid": .string("\(user.objectID)-\(authority.policy.pathName)"), "utid": .string(authority.tenant.id)]
         return Base64URL.encode(info.serialized())

@@ -7,7 +7,7 @@ public enum CloudName: String, Sendable, CaseIterable {
 }
 
 /// A Microsoft cloud as clients see it: its login hosts and the names its discovery documents carry.
-/// Sources: reference/entra-protocol.md §1.1 "Sovereign clouds" and §2.1 (instance discovery metadata).
+/// Sources: docs/sovereign-clouds.md, "Sovereign clouds", and docs/entra-behaviour.md, "Clouds and instance discovery".
 ///
 /// A class, and only the four below exist: a request passes its cloud along many times (in its host scope, to the
 /// token factory, to scope checks), and each copy of a struct of twelve strings retained every one of them, 80
@@ -90,7 +90,7 @@ package final class Cloud: Sendable, Equatable {
         rbacURL: "https://pasff.usgovcloudapi.net", regionScope: "USGov")
 
     // Entra: MSAL.js's captured China metadata keeps endpoints on login.chinacloudapi.cn with the issuer on
-    // login.partner.microsoftonline.cn (reference §1.1).
+    // login.partner.microsoftonline.cn (docs/entra-behaviour.md, "Clouds and instance discovery").
     /// Microsoft Azure operated by 21Vianet.
     package static let china = Cloud(
         name: .china, preferredNetworkHost: "login.partner.microsoftonline.cn", preferredCacheHost: "login.partner.microsoftonline.cn",
@@ -110,7 +110,8 @@ package final class Cloud: Sendable, Equatable {
     /// Every cloud, public first.
     package static let all: [Cloud] = [.publicCloud, .usGovernment, .china, .germany]
 
-    /// Entra's instance-discovery `metadata`, entry for entry and in Entra's order (reference §2.1).
+    /// Entra's instance-discovery `metadata`, entry for entry and in Entra's order
+    /// (docs/entra-behaviour.md, "Clouds and instance discovery").
     package static let instanceMetadata: [(preferredNetwork: String, preferredCache: String, aliases: [String])] = [
         ("login.microsoftonline.com", "login.windows.net",
          ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]),

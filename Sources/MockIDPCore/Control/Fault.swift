@@ -58,7 +58,8 @@ package struct Fault: Sendable, Equatable {
 
     /// mockidp's default MFA challenge: the authentication context `c1`.
     package static let multiFactorChallenge = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
-    /// mockidp's default Conditional Access challenge (the shape of reference/entra-protocol.md §4.2's capture).
+    /// mockidp's default Conditional Access challenge (the shape of the example in
+    /// docs/entra-behaviour.md, "Error responses").
     package static let conditionalAccessChallenge =
         #"{"access_token":{"capolids":{"essential":true,"values":["01234567-89ab-cdef-fedc-ba9876543210"]}}}"#
 
@@ -74,7 +75,8 @@ package struct Fault: Sendable, Equatable {
         retryAfter ?? ([429, 503].contains(effectiveStatus) ? 1 : nil)
     }
 
-    /// Entra's usual `error`, status and text for codes tests commonly inject (reference/entra-protocol.md §4.3).
+    /// Entra's usual `error`, status and text for codes tests commonly inject
+    /// (docs/entra-behaviour.md, "AADSTS codes").
     static let knownCodes: [Int: (error: String, status: Int, suberror: String?, message: String)] = [
         50076: ("invalid_grant", 400, "basic_action", "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '{resource}'."),
         50079: ("invalid_grant", 400, "basic_action", "Due to a configuration change made by your administrator, or because you moved to a new location, you must enroll in multi-factor authentication to access '{resource}'."),

@@ -1,7 +1,8 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
-    /// The OpenID configuration of a tenant, shaped and ordered as Entra's (reference/entra-protocol.md §1.1, §1.2).
+    /// The OpenID configuration of a tenant, shaped and ordered as Entra's
+    /// (docs/entra-behaviour.md, "Discovery documents").
     /// `appID` (`?appid=` on the discovery URL) is kept in `jwks_uri`, as Entra does so that an app with its own
     /// signing keys finds them (Microsoft Learn, "Access tokens", Validate the signature); this server signs every
     /// app's tokens with the same keys, so that key set is the tenant's.
@@ -93,7 +94,8 @@ extension IdentityProvider {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not (§6).
+    /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not
+    /// (docs/entra-behaviour.md, "Signing keys").
     package func keySet(tenant segment: String, version: ProtocolVersion, context: RequestContext) -> Result<JSONValue, OAuthError> {
         let directory = directory(for: context)
         guard let authority = Authority(segment: segment, directory: directory) else {
@@ -110,10 +112,11 @@ extension IdentityProvider {
         return .success(JSONWebKeySet(keys: keys).json)
     }
 
-    /// `/common/discovery/instance` (§2): the tenant discovery endpoint for the tenant named in
-    /// `authorization_endpoint`, and Entra's cloud metadata. This server's own `host[:port]` comes first unless it
-    /// is one of the cloud names that metadata already carries (a cloud host on the default port): MSAL.js replaces
-    /// the authority's host with `preferred_network`, so an entry must name the address the client really uses.
+    /// `/common/discovery/instance` (docs/entra-behaviour.md, "Clouds and instance discovery"): the tenant discovery
+    /// endpoint for the tenant named in `authorization_endpoint`, and Entra's cloud metadata. This server's own
+    /// `host[:port]` comes first unless it is one of the cloud names that metadata already carries (a cloud host on the
+    /// default port): MSAL.js replaces the authority's host with `preferred_network`, so an entry must name the address
+    /// the client really uses.
     package func instanceDiscovery(authorizationEndpoint: String?, servedHosts: Set<String>,
                                   context: RequestContext) -> Result<JSONValue, OAuthError> {
         var tenant = "common"
@@ -147,7 +150,7 @@ extension IdentityProvider {
     }
 
     /// `/common/userrealm/{username}`: managed for a domain of a tenant served on the request's host, unknown
-    /// otherwise (§3.4).
+    /// otherwise (docs/entra-behaviour.md, "User realm").
     package func userRealm(username: String, context: RequestContext) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
         guard let tenant = directory(for: context).tenant(domain), context.hostScope.serves(tenant) else {

@@ -1,4 +1,4 @@
-/// The endpoints every B2C policy serves (reference/entra-protocol.md §1.3).
+/// The endpoints every B2C policy serves (docs/entra-behaviour.md, "B2C metadata").
 package enum B2CEndpoint: String, Sendable, CaseIterable {
     /// `v2.0/.well-known/openid-configuration`, `discovery/v2.0/keys`, `oauth2/v2.0/authorize`, `…/token`, `…/logout`.
     case discovery, keys, authorize, token, logout

@@ -3,7 +3,7 @@ import MockIDPJOSE
 /// One occurrence of an error as the client receives it: the error with its trace and correlation IDs, the time,
 /// and the login host its `error_uri` names. The one place that writes Entra's and B2C's error fields, for each way
 /// an error travels: a JSON body, the parameters sent to a redirect URI, or the error page
-/// (reference/entra-protocol.md §1.3, §4.2, §7.7).
+/// (docs/entra-behaviour.md, "Error responses").
 package struct ErrorReport: Sendable {
     package var error: OAuthError
     /// The error in the words of the request's dialect.

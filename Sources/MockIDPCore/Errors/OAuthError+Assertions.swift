@@ -82,7 +82,7 @@ extension OAuthError {
     }
 }
 
-// On-behalf-of (reference/entra-protocol.md §3.4).
+// On-behalf-of (docs/entra-behaviour.md, "Grants").
 extension OAuthError {
     /// A user assertion that is not a JWT ([INF]: the same 50027 as for client assertions).
     package static func malformedUserAssertion(_ why: String) -> OAuthError {
@@ -129,7 +129,7 @@ extension OAuthError {
                    reason: "the on-behalf-of assertion is for '\(audience)', not for the calling app '\(client.clientID)'")
     }
 
-    /// Entra: AADSTS65001 with `suberror: consent_required` (reference/entra-protocol.md §4.3).
+    /// Entra: AADSTS65001 with `suberror: consent_required` (docs/entra-behaviour.md, "AADSTS codes").
     package static func consentRequired(client: Application, scopes: [String], reason: String? = nil) -> OAuthError {
         OAuthError(error: "invalid_grant", aadsts: 65001,
                    message: "The user or administrator has not consented to use the application with ID '\(client.clientID)' named '\(client.displayName)'. Send an interactive authorization request for this user and resource.",
@@ -149,7 +149,7 @@ extension OAuthError {
 extension OAuthError {
     /// Entra: a family refresh token presented by an app outside the family is AADSTS70000 with
     /// `error_additional_info: ["client_mismatch"]`, which MSAL reads to stop trying family tokens
-    /// (reference/entra-protocol.md §4.2).
+    /// (docs/entra-behaviour.md, "Error responses").
     package static func familyRefreshTokenForOtherClient() -> OAuthError {
         var error = OAuthError(error: "invalid_grant", aadsts: 70000, message: "Provided grant is invalid or malformed.", b2c: .grantMalformed,
                                reason: "the refresh token was issued to a family (foci) app and this client is not in the family")

@@ -1,6 +1,6 @@
-// Azure AD B2C's own errors, and B2C's words for errors Entra has too. Codes and texts from B2C's error-code reference (azure-docs
-// articles/active-directory-b2c/error-codes.md) and its troubleshooting page (AADB2C90118, AADB2C90091);
-// each says where an [INF] choice was made.
+// Azure AD B2C's own errors, and B2C's words for errors Entra has too. Codes and texts from B2C's error-code reference
+// (https://learn.microsoft.com/azure/active-directory-b2c/error-codes) and its troubleshooting page (AADB2C90118,
+// AADB2C90091); each says where an [INF] choice was made.
 extension OAuthError {
     /// B2C: a policy the tenant does not have. B2C's front end has no resource at such a path and answers every
     /// endpoint with its web server's HTML 404 page ("404 - File or directory not found."), never an OAuth error:

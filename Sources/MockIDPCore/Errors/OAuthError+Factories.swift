@@ -1,4 +1,4 @@
-// Entra's errors, one factory each; codes and texts from reference/entra-protocol.md §4.3 and
+// Entra's errors, one factory each; codes and texts from docs/entra-behaviour.md, "AADSTS codes", and
 // the Entra error-code reference. Each `reason` says in plain words which check failed.
 extension OAuthError {
     package static func missingParameter(_ name: String) -> OAuthError {
@@ -164,7 +164,8 @@ extension OAuthError {
     }
 }
 
-// Authorization endpoint and code redemption (reference/entra-protocol.md §7).
+// Authorization endpoint and code redemption
+// (docs/entra-behaviour.md, "Authorize requests" and "PKCE and authorization codes").
 extension OAuthError {
     package static func unregisteredRedirectURI(_ uri: String, clientID: String) -> OAuthError {
         OAuthError(error: "invalid_request", aadsts: 50011,
@@ -253,7 +254,7 @@ extension OAuthError {
     }
 }
 
-// Browser sign-in (reference/entra-protocol.md §7.4, §7.7).
+// Browser sign-in (docs/entra-behaviour.md, "Sign-in decisions" and "Error responses").
 extension OAuthError {
     package static func loginRequired() -> OAuthError {
         OAuthError(error: "login_required", aadsts: 50058,
@@ -265,7 +266,7 @@ extension OAuthError {
     }
 
     /// Entra: `prompt=none` when the user has not consented to what the app asks for: `consent_required` with
-    /// AADSTS65001 at the redirect URI (reference/entra-protocol.md §7.4; OpenID Connect Core §3.1.2.6).
+    /// AADSTS65001 at the redirect URI (docs/entra-behaviour.md, "Sign-in decisions"; OpenID Connect Core §3.1.2.6).
     package static func consentRequiredSilently(client: Application, scopes: [String]) -> OAuthError {
         var error = OAuthError.consentRequired(
             client: client, scopes: scopes,
@@ -295,7 +296,7 @@ extension OAuthError {
     }
 }
 
-// Device code flow (reference/entra-protocol.md §3.4 "Device code", §4.3).
+// Device code flow (docs/entra-behaviour.md, "Grants" and "AADSTS codes").
 extension OAuthError {
     package static func authorizationPending() -> OAuthError {
         OAuthError(error: "authorization_pending", aadsts: 70016,

@@ -35,7 +35,8 @@ package struct FederatedAssertion: Sendable, Equatable {
     package var audienceText: String { audiences.first ?? "" }
 }
 
-/// Why no federated credential of an app accepts a token, in the order Entra checks (INTERFACE.md).
+/// Why no federated credential of an app accepts a token, in the order Entra checks
+/// (docs/azure-sdks.md, "Azure SDKs: workload identity federation").
 package enum FederatedMismatch: Error, Sendable, Equatable {
     /// The app has no federated credential (AADSTS70021).
     case noCredentials

@@ -3,7 +3,7 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// `grant_type=authorization_code`: a code is redeemed once, by the client it was issued to, with the same
     /// redirect URI, before `tokens.codeLifetime` passes, and with the PKCE verifier when a challenge was sent
-    /// (reference/entra-protocol.md §7.6).
+    /// (docs/entra-behaviour.md, "PKCE and authorization codes").
     func authorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                            directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")

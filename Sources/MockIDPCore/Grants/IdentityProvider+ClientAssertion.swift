@@ -8,7 +8,7 @@ extension IdentityProvider {
     static let assertionClockSkew = 300
 
     /// Checks a client assertion: a federated token (`checkFederatedAssertion`), or a certificate credential
-    /// (reference/entra-protocol.md §3.4, Entra's certificate-credentials page):
+    /// (docs/entra-behaviour.md, "Grants"; Entra's certificate-credentials page):
     /// RS256 with `x5t` (SHA-1) or PS256 with `x5t#S256` naming a certificate registered on the app and valid by
     /// the provider's clock, a signature that certificate's key verifies, `iss` = `sub` = client ID, `aud` = this
     /// token endpoint, and `exp`/`nbf` around the provider's clock.
@@ -25,7 +25,7 @@ extension IdentityProvider {
         } catch {
             throw .malformedClientAssertion(error.reason)
         }
-        // Workload identity federation: a token from another issuer (INTERFACE.md).
+        // Workload identity federation: a token from another issuer (docs/azure-sdks.md).
         if let issuer = jws.payload["iss"]?.stringValue, Self.isFederatedIssuer(issuer, client: client) {
             try checkFederatedAssertion(jws, client: client, directory: directory)
             return

@@ -2,7 +2,7 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// `grant_type=client_credentials`: an app-only token for `{resource}/.default`, with `roles` from the
-    /// client's `apiPermissions` that the API defines (reference/entra-protocol.md §3.4, §5.3).
+    /// client's `apiPermissions` that the API defines (docs/entra-behaviour.md, "Grants" and "Access tokens").
     func clientCredentials(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
                            directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
         guard let tenant = authority.specificTenant else { throw .noTenantInformation() }

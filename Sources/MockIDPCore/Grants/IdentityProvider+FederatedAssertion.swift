@@ -8,9 +8,9 @@ extension IdentityProvider {
         issuer.lowercased() != client.clientID && !GUID.isValid(issuer)
     }
 
-    /// Checks a federated client assertion in Entra's order (INTERFACE.md, "Workload identity federation"):
-    /// a federated credential of the app must match its issuer, audience and subject exactly; then its time
-    /// range; then its signature, by the issuer's keys.
+    /// Checks a federated client assertion in Entra's order
+    /// (docs/azure-sdks.md, "Azure SDKs: workload identity federation"): a federated credential of the app must match
+    /// its issuer, audience and subject exactly; then its time range; then its signature, by the issuer's keys.
     ///
     /// Entra: a federated token is accepted again and again until it expires. The Azure CLI keeps the one
     /// GitHub token `azure/login` gave it and sends it with every later token request, which fails only once it

@@ -2,7 +2,7 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` with `requested_token_use=on_behalf_of`
-    /// (reference/entra-protocol.md §3.4): a confidential middle-tier API exchanges the user's access token it
+    /// (docs/entra-behaviour.md, "Grants"): a confidential middle-tier API exchanges the user's access token it
     /// received (whose `aud` is that API) for a token to a downstream API, for the same user. The middle tier must
     /// hold `apiPermissions` for the downstream scopes: there is no user to ask for consent.
     func onBehalfOf(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,

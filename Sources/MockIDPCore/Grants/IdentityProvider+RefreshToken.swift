@@ -32,7 +32,7 @@ extension IdentityProvider {
         var sameAccount: User?
         // Entra: a user's refresh token redeems at another tenant where the same person is (a guest there, or at
         // home for a guest's token): MSAL keeps one refresh token per account, not per realm, and refreshes every
-        // tenant's tokens with it (reference/entra-protocol.md, "Refresh (silent)"; MSAL.NET 2.6.1 release notes:
+        // tenant's tokens with it (docs/entra-behaviour.md, "Grants"; MSAL.NET 2.6.1 release notes:
         // "This enables MSAL to acquire tokens for resources outside the home tenant").
         if let specific = authority.specificTenant, specific.id != issuing.id {
             guard let original = directory.user(record.username, in: issuing), original.objectID == record.userObjectID,

@@ -116,8 +116,8 @@ extension IdentityProvider {
         return try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
     }
 
-    /// Builds the token response for a user grant (reference/entra-protocol.md §4.1): v2's shape, or v1's for the
-    /// v1 endpoint (numbers as strings, `expires_on`, `not_before`, `resource`, and the granted scopes in `scope`).
+    /// Builds the token response for a user grant (docs/entra-behaviour.md, "Token responses"): v2's shape, or v1's for
+    /// the v1 endpoint (numbers as strings, `expires_on`, `not_before`, `resource`, and the granted scopes in `scope`).
     func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, directory: Directory, context: RequestContext,
                            version: ProtocolVersion) throws(OAuthError) -> TokenResponse {
         guard let scopes = grant.scopes else { preconditionFailure("user grants carry scopes") }

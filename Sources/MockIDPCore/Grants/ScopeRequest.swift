@@ -104,7 +104,7 @@ struct ScopeRequest: Sendable {
         v1Resource = resource
     }
 
-    /// Parses and checks `scope` against the directory (reference/entra-protocol.md §3.7, §4.3). `graphResource` is
+    /// Parses and checks `scope` against the directory (docs/entra-behaviour.md, "Scopes"). `graphResource` is
     /// the cloud's (`Cloud.graphResource`, lower case).
     init(_ scopeParameter: String, tenant: Tenant, directory: Directory, graphResource: String) throws(OAuthError) {
         let scopes = Self.words(scopeParameter)

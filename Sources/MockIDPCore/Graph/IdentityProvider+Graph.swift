@@ -1,6 +1,6 @@
 import MockIDPJOSE
 
-/// Microsoft Graph's directory slice (INTERFACE.md, "Microsoft Graph: the directory slice"): the calls client
+/// Microsoft Graph's directory slice (docs/graph.md, "Microsoft Graph"): the calls client
 /// code makes right after a sign-in, behind Graph's token and permission checks.
 extension IdentityProvider {
     /// Answers `request`, in Graph's order: the bearer token, the path, the permission, the query options, the call.

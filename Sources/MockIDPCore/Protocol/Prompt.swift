@@ -1,4 +1,4 @@
-/// The `prompt` values Entra accepts on authorize (reference/entra-protocol.md §7.4).
+/// The `prompt` values Entra accepts on authorize (docs/entra-behaviour.md, "Sign-in decisions").
 package enum Prompt: String, Sendable, CaseIterable {
     /// Sign in again whatever the session holds.
     case login

@@ -1,7 +1,7 @@
 import MockIDPJOSE
 
 /// A token-signing key as Entra publishes it: an RSA key with a self-signed certificate; `kid` = `x5t` =
-/// base64url SHA-1 thumbprint of the certificate (reference/entra-protocol.md §6).
+/// base64url SHA-1 thumbprint of the certificate (docs/entra-behaviour.md, "Signing keys").
 public final class SigningKey: Sendable {
     package let privateKey: PrivateKey
     package let certificate: Certificate
@@ -26,7 +26,7 @@ public final class SigningKey: Sendable {
     func header(version: TokenVersion) -> PreparedJWSHeader { version == .v1 ? v1Header : v2Header }
 
     /// A new RSA-2048 signing key with a self-signed certificate whose subject is the one Entra's signing
-    /// certificates carry (reference/entra-protocol.md §6).
+    /// certificates carry (docs/entra-behaviour.md, "Signing keys").
     package static func generate(validityDays: Int = 3650) throws(OpenSSLError) -> SigningKey {
         let key = try PrivateKey.generateRSA(bits: 2048)
         let certificate = try Certificate.selfSigned(key: key, commonName: "accounts.accesscontrol.windows.net",

@@ -1,6 +1,6 @@
 import MockIDPJOSE
 
-/// Builds and signs ID and access tokens with Entra's claims (reference/entra-protocol.md §5).
+/// Builds and signs ID and access tokens with Entra's claims (docs/entra-behaviour.md, "Token claims").
 struct TokenFactory {
     let key: SigningKey
     let cloud: Cloud
@@ -113,8 +113,9 @@ struct TokenFactory {
         return (String(name[..<space]), String(name[name.index(after: space)...]))
     }
 
-    /// `client_info`: base64url (no padding) of `{"uid", "utid"}`, the user's object and tenant at home (§3.6):
-    /// a guest gets the same `home_account_id` in every tenant that invited them as at home.
+    /// `client_info`: base64url (no padding) of `{"uid", "utid"}`, the user's object and tenant at home
+    /// (docs/entra-behaviour.md, "client_info"): a guest gets the same `home_account_id` in every tenant that invited
+    /// them as at home.
     func clientInfo(user: User, tenant: Tenant) -> String {
         let home = directory.homeAccount(of: user, in: tenant)
         let info: JSONValue = ["uid": .string(home.objectID), "utid": .string(home.tenantID)]
@@ -247,8 +248,9 @@ struct TokenFactory {
         }
     }
 
-    /// An app-only access token (client credentials): `roles` replaces `scp` (§5.3). For a `managedIdentity`, its
-    /// object ID is `oid` and `sub`, and its resource ID `xms_mirid` (Microsoft Learn, access token claims reference).
+    /// An app-only access token (client credentials): `roles` replaces `scp`
+    /// (docs/entra-behaviour.md, "Access tokens"). For a `managedIdentity`, its object ID is `oid` and `sub`, and its
+    /// resource ID `xms_mirid` (Microsoft Learn, access token claims reference).
     func applicationAccessToken(_ grant: Grant, roles: [String], tenant: Tenant, overriding: JSONObject = JSONObject(),
                                 managedIdentity: ManagedIdentity? = nil) throws(OAuthError) -> String {
         guard let resource = grant.applicationResource else { preconditionFailure("app tokens always name their API") }

@@ -76,7 +76,7 @@ enum AccessHandler {
     /// - a NUL byte in the request target (libmicrohttpd's C string would end there, and a shorter path be served): 400;
     /// - a transfer coding other than `chunked` (`gzip`, `identity`, `gzip, chunked`): 501, as RFC 9112 §6.1 asks
     ///   (libmicrohttpd would wait for a body it cannot frame until the connection times out);
-    /// - Content-Length fields that disagree (§6.3: unrecoverable framing, a request-smuggling vector): 400.
+    /// - Content-Length fields that disagree (RFC 9112 §6.3: unrecoverable framing, a request-smuggling vector): 400.
     private static func framingRefusal(
         _ pending: PendingRequest, _ connection: OpaquePointer, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
     ) -> (status: HTTPStatus, reason: String)? {

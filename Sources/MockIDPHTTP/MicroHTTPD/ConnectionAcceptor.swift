@@ -50,7 +50,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
         close(socket)
     }
 
-    /// The accepting thread's body (a C callback: a `static let` of a non-isolated type, as DESIGN.md asks).
+    /// The accepting thread's body (a C callback: a `static let` of a non-isolated type, as docs/layout.md asks).
     private static let threadMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
         guard let raw else { return nil }
         Unmanaged<ConnectionAcceptor>.fromOpaque(raw).takeRetainedValue().acceptUntilShutdown()

@@ -1,6 +1,6 @@
 import MockIDPJOSE
 
-/// The claims of a B2C ID or access token, in B2C's order (reference/entra-protocol.md §5.4): `ver` 1.0 on the
+/// The claims of a B2C ID or access token, in B2C's order (docs/entra-behaviour.md, "B2C tokens"): `ver` 1.0 on the
 /// v2.0 endpoint, `sub` = object ID, `emails` an array, the policy in `tfp` or `acr`, `newUser` on sign-up, `tid`
 /// from custom policies only.
 struct B2CTokenClaims: WritableClaims {

@@ -1,7 +1,7 @@
 import MockIDPJOSE
 
 /// The claims of a v1 access token (issuer `https://sts.windows.net/{tid}/`), user or app-only, in Entra's order
-/// (reference/entra-protocol.md §5.2, §5.3). Nil members are left out.
+/// (docs/entra-behaviour.md, "Access tokens"). Nil members are left out.
 struct V1AccessTokenClaims: WritableClaims {
     var audience: String
     var issuer: String

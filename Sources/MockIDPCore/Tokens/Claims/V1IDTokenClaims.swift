@@ -1,6 +1,7 @@
 import MockIDPJOSE
 
-/// The claims of an ID token from the v1 endpoints (ADAL), in Entra's order (reference/entra-protocol.md §5.1).
+/// The claims of an ID token from the v1 endpoints (ADAL), in Entra's order
+/// (docs/entra-behaviour.md, "ID tokens (v1)").
 struct V1IDTokenClaims: WritableClaims {
     var audience: String
     var issuer: String

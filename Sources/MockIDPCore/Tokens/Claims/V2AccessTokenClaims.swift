@@ -1,6 +1,6 @@
 import MockIDPJOSE
 
-/// The claims of a v2 access token, user or app-only, in Entra's order (reference/entra-protocol.md §5.2, §5.3).
+/// The claims of a v2 access token, user or app-only, in Entra's order (docs/entra-behaviour.md, "Access tokens").
 /// Nil members are left out.
 struct V2AccessTokenClaims: WritableClaims {
     var audience: String

@@ -1,6 +1,6 @@
 import MockIDPJOSE
 
-/// The claims of a v2 ID token, in Entra's order (reference/entra-protocol.md §5.1). `email`, `name` and
+/// The claims of a v2 ID token, in Entra's order (docs/entra-behaviour.md, "ID tokens (v2)"). `email`, `name` and
 /// `preferred_username` follow the `email` and `profile` scopes.
 struct V2IDTokenClaims: WritableClaims {
     var audience: String
