@@ -42,11 +42,16 @@ public final class IdentityProvider: Sendable {
     /// Takes the lock once; call it once per request and pass the value on.
     package func snapshot() -> Directory { served.snapshot() }
 
-    /// The request's snapshot: the one the edge took (`RequestContext.directory`), else a new one.
-    package func directory(for context: RequestContext) -> Directory { context.directory ?? snapshot() }
+    /// The scope of a request that came to `host`: the directory as it is now (the one snapshot a request takes),
+    /// in Entra's v2 dialect until the edge resolves the route's.
+    package func scope(_ host: RequestHost, correlationID: String? = nil, clientAddress: String? = nil) -> RequestScope {
+        var scope = RequestScope(host, directory: served.snapshot(), correlationID: correlationID)
+        scope.clientAddress = clientAddress
+        return scope
+    }
 
     /// The cloud a request speaks as: the one whose login (or B2C) host it came to, else the tenant's own.
-    func cloud(for context: RequestContext, tenant: Tenant?) -> Cloud {
+    func cloud(for context: RequestScope, tenant: Tenant?) -> Cloud {
         switch context.hostScope {
         case .login(let cloud), .b2c(let cloud): cloud
         case .neutral: tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
@@ -56,20 +61,20 @@ public final class IdentityProvider: Sendable {
     /// Entra's AADSTS90002 when the tenant segment of a request names a configured tenant that the request's host
     /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
     /// Unknown names are left to the endpoint, which reports them in its own way.
-    package func hostRefusal(tenantSegment: String, context: RequestContext, forDiscovery: Bool) -> OAuthError? {
-        guard context.hostScope != .neutral, let tenant = directory(for: context).tenant(tenantSegment) else { return nil }
+    package func hostRefusal(tenantSegment: String, context: RequestScope, forDiscovery: Bool) -> OAuthError? {
+        guard context.hostScope != .neutral, let tenant = context.directory.tenant(tenantSegment) else { return nil }
         return checkHost(serves: tenant, context: context, named: tenantSegment, forDiscovery: forDiscovery)
     }
 
     /// AADSTS90002 when `tenant` is not served on the request's host.
-    func checkHost(serves tenant: Tenant, context: RequestContext, named: String? = nil, forDiscovery: Bool = false) -> OAuthError? {
+    func checkHost(serves tenant: Tenant, context: RequestScope, named: String? = nil, forDiscovery: Bool = false) -> OAuthError? {
         guard !context.hostScope.serves(tenant) else { return nil }
         var error = OAuthError.tenantNotFound(named ?? tenant.id, forDiscovery: forDiscovery)
         error.reason = context.hostScope.refusal(of: tenant, host: context.host)
         return error
     }
 
-    func tokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
+    func tokenFactory(_ directory: Directory, _ context: RequestScope, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
         TokenFactory(key: directory.activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
                      issuerBaseURL: context.issuerBaseURL,
                      lifetime: lifetime ?? directory.configuration.tokens.lifetime, random: random, directory: directory,
@@ -78,7 +83,7 @@ public final class IdentityProvider: Sendable {
 
     /// A factory for one token response of `clientID` (and `username`), carrying the control API's extra claims
     /// registered for them (which this counts as used), and its tamper faults when any wait.
-    func tokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant?, clientID: String, username: String?) -> TokenFactory {
+    func tokenFactory(_ directory: Directory, _ context: RequestScope, tenant: Tenant?, clientID: String, username: String?) -> TokenFactory {
         var factory = tokenFactory(directory, context, tenant: tenant)
         let (claims, tamperFaultsWait) = controls.takeExtraClaims(clientID: clientID, username: username)
         factory.extraClaims = claims
@@ -88,7 +93,7 @@ public final class IdentityProvider: Sendable {
 
     /// A factory for the tokens of an authorize response (implicit, hybrid), with the tamper faults for `clientID`
     /// when any wait: those responses carry the `nonce`, `c_hash` and `at_hash` a web app must check.
-    func frontChannelTokenFactory(_ directory: Directory, _ context: RequestContext, tenant: Tenant, clientID: String) -> TokenFactory {
+    func frontChannelTokenFactory(_ directory: Directory, _ context: RequestScope, tenant: Tenant, clientID: String) -> TokenFactory {
         var factory = tokenFactory(directory, context, tenant: tenant)
         factory.groupLimit = 6
         if controls.tamperFaultsWait { factory.tamper = tamper(clientID: clientID) }

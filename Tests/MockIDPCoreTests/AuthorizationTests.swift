@@ -64,7 +64,7 @@ import Testing
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let alice = try #require(tenant.users.first)
         return (v, try provider.authorize(v, user: alice, tenant: tenant, authTime: Fixtures.now, sessionID: "sid-1",
-                                          context: Fixtures.context).get())
+                                          context: provider.testScope()).get())
     }
 
     func redeem(_ code: String, verifier: String? = verifier, redirect: String = "http://localhost:51234",
@@ -108,7 +108,7 @@ import Testing
         }
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let issued = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
-                                            context: Fixtures.context).get()
+                                            context: provider.testScope()).get()
         let code = try #require(issued.first?.value)
         func redeem(_ redirect: String) -> OAuthError? {
             Fixtures.token(provider, [("grant_type", "authorization_code"), ("client_id", Fixtures.mobile), ("code", code),
@@ -151,7 +151,7 @@ import Testing
         #expect(v.responseMode == .fragment)
         let tenant = config.tenants[0]
         let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
-                                              context: Fixtures.context).get()
+                                              context: provider.testScope()).get()
         #expect(response.map(\.name) == ["code", "id_token", "client_info", "state", "session_state"])
         let code = try #require(response.first?.value)
         let claims = Fixtures.claims(response[1].value)
@@ -179,7 +179,7 @@ import Testing
         }
         let tenant = config.tenants[0]
         let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
-                                              context: Fixtures.context).get()
+                                              context: provider.testScope()).get()
         let code = try #require(response.first?.value)
         let token = response[1].value
         let claims = Fixtures.claims(token)

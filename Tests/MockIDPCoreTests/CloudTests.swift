@@ -32,8 +32,6 @@ enum CloudFixtures {
         IdentityProvider(configuration: configuration, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
     }
 
-    /// The context of a request that came to `https://host` (port 443).
-    static func at(_ host: String) -> RequestContext { RequestContext(baseURL: "https://\(host)", host: host) }
 }
 
 @Suite struct CloudTests {
@@ -45,7 +43,7 @@ enum CloudFixtures {
     }
 
     func document(_ tenant: String, _ version: ProtocolVersion = .v2, at host: String) -> Result<JSONValue, OAuthError> {
-        provider.openIDConfiguration(tenant: tenant, version: version, context: CloudFixtures.at(host))
+        provider.openIDConfiguration(tenant: tenant, version: version, context: provider.testScope(at: host))
     }
 
     @Test("every login host and B2C host names its cloud; other names are neutral", arguments: [
@@ -112,7 +110,7 @@ enum CloudFixtures {
         guard case .success(let v1) = document(tenant, .v1, at: host) else { Issue.record("v1 discovery failed at \(host)"); return }
         #expect(v1["issuer"] == .string("https://\(cloud.v1IssuerHost)/\(tenant)/"))
         #expect(v1["cloud_instance_name"] == .string(instance))
-        guard case .success(let keys) = provider.keySet(tenant: tenant, version: .v2, context: CloudFixtures.at(host)) else {
+        guard case .success(let keys) = provider.keySet(tenant: tenant, version: .v2, context: provider.testScope(at: host)) else {
             Issue.record("keys failed"); return
         }
         #expect(keys["keys"]?.arrayValue?.first?["issuer"] == .string("https://\(cloud.issuerHost)/\(tenant)/v2.0"))
@@ -139,12 +137,12 @@ enum CloudFixtures {
 
     @Test("a neutral host serves every tenant, each as its own cloud, with this server's issuer")
     func neutralHost() {
-        guard case .success(let d) = provider.openIDConfiguration(tenant: CloudFixtures.govID, version: .v2, context: Fixtures.context) else {
+        guard case .success(let d) = provider.openIDConfiguration(tenant: CloudFixtures.govID, version: .v2, context: provider.testScope()) else {
             Issue.record("failed"); return
         }
         #expect(d["issuer"] == .string("https://localhost:8443/\(CloudFixtures.govID)/v2.0"))
         #expect(d["cloud_instance_name"] == "microsoftonline.us" && d["msgraph_host"] == "localhost:8443")
-        guard case .success(let common) = provider.openIDConfiguration(tenant: "common", version: .v2, context: Fixtures.context) else {
+        guard case .success(let common) = provider.openIDConfiguration(tenant: "common", version: .v2, context: provider.testScope()) else {
             Issue.record("failed"); return
         }
         #expect(common["cloud_instance_name"] == "microsoftonline.com")
@@ -152,28 +150,28 @@ enum CloudFixtures {
 
     @Test("a tenant asked for on another cloud's host, by GUID or domain, is AADSTS90002 with the reason in words")
     func foreignTenantRefused() throws {
-        let refusal = try #require(provider.hostRefusal(tenantSegment: "contoso.onmicrosoft.com", context: CloudFixtures.at("login.microsoftonline.us"),
+        let refusal = try #require(provider.hostRefusal(tenantSegment: "contoso.onmicrosoft.com", context: provider.testScope(at: "login.microsoftonline.us"),
                                                         forDiscovery: true))
         #expect(refusal.error == "invalid_tenant" && refusal.aadsts == 90002 && refusal.status == 400)
         #expect(refusal.message.hasPrefix("Tenant 'contoso.onmicrosoft.com' not found."))
         #expect(refusal.reason.contains("public cloud") && refusal.reason.contains("usgov"))
-        let token = try #require(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: CloudFixtures.at("login.microsoftonline.de"),
+        let token = try #require(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: provider.testScope(at: "login.microsoftonline.de"),
                                                       forDiscovery: false))
         #expect(token.error == "invalid_request" && token.aadsts == 90002)
-        let b2c = try #require(provider.hostRefusal(tenantSegment: Fixtures.contosoID, context: CloudFixtures.at("fabrikamb2c.b2clogin.com"),
+        let b2c = try #require(provider.hostRefusal(tenantSegment: Fixtures.contosoID, context: provider.testScope(at: "fabrikamb2c.b2clogin.com"),
                                                     forDiscovery: true))
         #expect(b2c.reason.contains("not an Azure AD B2C tenant"))
-        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: CloudFixtures.at("login-us.microsoftonline.com"), forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: Fixtures.context, forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: "common", context: CloudFixtures.at("login.microsoftonline.us"), forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.b2cID, context: CloudFixtures.at("fabrikamb2c.b2clogin.com"), forDiscovery: true) == nil)
+        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: provider.testScope(at: "login-us.microsoftonline.com"), forDiscovery: true) == nil)
+        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: provider.testScope(), forDiscovery: true) == nil)
+        #expect(provider.hostRefusal(tenantSegment: "common", context: provider.testScope(at: "login.microsoftonline.us"), forDiscovery: true) == nil)
+        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.b2cID, context: provider.testScope(at: "fabrikamb2c.b2clogin.com"), forDiscovery: true) == nil)
     }
 
     @Test("instance discovery at a cloud's host is Entra's table; elsewhere this server's host:port comes first")
     func instanceDiscovery() throws {
         let endpoint = "https://login.microsoftonline.us/\(CloudFixtures.govID)/oauth2/v2.0/authorize"
         guard case .success(let atCloud) = provider.instanceDiscovery(authorizationEndpoint: endpoint, servedHosts: [],
-                                                                      context: CloudFixtures.at("login.microsoftonline.us")) else {
+                                                                      context: provider.testScope(at: "login.microsoftonline.us")) else {
             Issue.record("failed"); return
         }
         #expect(atCloud["tenant_discovery_endpoint"] == .string("https://login.microsoftonline.us/\(CloudFixtures.govID)/v2.0/.well-known/openid-configuration"))
@@ -184,23 +182,23 @@ enum CloudFixtures {
         #expect(metadata[0]["preferred_cache"] == "login.windows.net")
         #expect(metadata[3]["aliases"] == ["login.microsoftonline.us", "login.usgovcloudapi.net"])
         guard case .success(let local) = provider.instanceDiscovery(authorizationEndpoint: endpoint, servedHosts: [],
-                                                                    context: Fixtures.context) else { Issue.record("failed"); return }
+                                                                    context: provider.testScope()) else { Issue.record("failed"); return }
         #expect(local["metadata"]?.arrayValue?.count == 6)
         #expect(local["metadata"]?.arrayValue?.first?["aliases"] == ["localhost:8443"])
         // ADAL's v1 question gets the v1 document.
         guard case .success(let v1) = provider.instanceDiscovery(
             authorizationEndpoint: "https://login.microsoftonline.de/\(CloudFixtures.germanyID)/oauth2/authorize", servedHosts: [],
-            context: CloudFixtures.at("login.microsoftonline.de")) else { Issue.record("failed"); return }
+            context: provider.testScope(at: "login.microsoftonline.de")) else { Issue.record("failed"); return }
         #expect(v1["tenant_discovery_endpoint"] == .string("https://login.microsoftonline.de/\(CloudFixtures.germanyID)/.well-known/openid-configuration"))
     }
 
     @Test("user realm at a cloud's host knows only that cloud's domains")
     func userRealm() {
-        let gov = CloudFixtures.at("login.microsoftonline.us")
+        let gov = provider.testScope(at: "login.microsoftonline.us")
         let grace = provider.userRealm(username: "grace@contosogov.onmicrosoft.us", context: gov)
         #expect(grace["account_type"] == "Managed" && grace["cloud_instance_name"] == "microsoftonline.us")
         #expect(provider.userRealm(username: "alice@contoso.onmicrosoft.com", context: gov)["account_type"] == "Unknown")
-        #expect(provider.userRealm(username: "grace@contosogov.onmicrosoft.us", context: Fixtures.context)["cloud_instance_name"] == "microsoftonline.us")
+        #expect(provider.userRealm(username: "grace@contosogov.onmicrosoft.us", context: provider.testScope())["cloud_instance_name"] == "microsoftonline.us")
     }
 
     @Test("tokens issued at a cloud's host carry that cloud's issuers and Graph")
@@ -208,7 +206,7 @@ enum CloudFixtures {
         let gov = provider.token(TokenRequest(tenant: CloudFixtures.govID, parameters: [
             ("grant_type", "password"), ("client_id", CloudFixtures.govConsole), ("username", "grace@contosogov.onmicrosoft.us"),
             ("password", "grace-password"), ("scope", "https://graph.microsoft.us/User.Read openid profile"),
-        ].map { (name: $0.0, value: $0.1) }), context: CloudFixtures.at("login-us.microsoftonline.com"))
+        ].map { (name: $0.0, value: $0.1) }), context: provider.testScope(at: "login-us.microsoftonline.com"))
         let body = try #require(gov.body)
         let id = Fixtures.claims(body["id_token"]?.stringValue)
         #expect(id["iss"] == .string("https://login.microsoftonline.us/\(CloudFixtures.govID)/v2.0"))
@@ -219,7 +217,7 @@ enum CloudFixtures {
         let china = provider.token(TokenRequest(tenant: CloudFixtures.chinaID, parameters: [
             ("grant_type", "client_credentials"), ("client_id", CloudFixtures.chinaService), ("client_secret", "china-secret"),
             ("scope", "https://microsoftgraph.chinacloudapi.cn/.default"),
-        ].map { (name: $0.0, value: $0.1) }), context: CloudFixtures.at("login.chinacloudapi.cn"))
+        ].map { (name: $0.0, value: $0.1) }), context: provider.testScope(at: "login.chinacloudapi.cn"))
         let app = Fixtures.claims(try #require(china.body)["access_token"]?.stringValue)
         #expect(app["iss"] == .string("https://sts.chinacloudapi.cn/\(CloudFixtures.chinaID)/"))
         #expect(app["aud"] == "https://microsoftgraph.chinacloudapi.cn")
@@ -231,7 +229,7 @@ enum CloudFixtures {
         let result = provider.token(TokenRequest(tenant: "organizations", parameters: [
             ("grant_type", "password"), ("client_id", Fixtures.mobile), ("username", "alice@contoso.onmicrosoft.com"),
             ("password", "alice-password"), ("scope", "User.Read"),
-        ].map { (name: $0.0, value: $0.1) }), context: CloudFixtures.at("login.microsoftonline.us"))
+        ].map { (name: $0.0, value: $0.1) }), context: provider.testScope(at: "login.microsoftonline.us"))
         #expect(result.error?.aadsts == 90002)
     }
 }

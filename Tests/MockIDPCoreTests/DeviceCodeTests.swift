@@ -8,7 +8,7 @@ import Testing
     func start(_ provider: IdentityProvider) throws -> (deviceCode: String, userCode: String) {
         guard case .success(let r) = provider.deviceAuthorization(
             tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile), (name: "scope", value: "User.Read openid")],
-            context: Fixtures.context) else { throw OAuthError.badVerificationCode() }
+            context: provider.testScope()) else { throw OAuthError.badVerificationCode() }
         #expect(r["verification_uri"] == "https://localhost:8443/devicelogin")
         #expect(r["interval"] == 5 && r["expires_in"] == 900)
         return (try #require(r["device_code"]?.stringValue), try #require(r["user_code"]?.stringValue))
@@ -49,7 +49,7 @@ import Testing
         #expect(poll(provider, "nope").error?.error == "bad_verification_code")
         guard case .failure(let e) = provider.deviceAuthorization(tenant: Fixtures.contosoID,
             parameters: [(name: "client_id", value: "00000000-0000-0000-0000-0000000000ee"), (name: "scope", value: "openid")],
-            context: Fixtures.context) else { Issue.record("expected failure"); return }
+            context: provider.testScope()) else { Issue.record("expected failure"); return }
         #expect(e.aadsts == 700016)
     }
 }

@@ -56,10 +56,8 @@ enum Fixtures {
         IdentityProvider(configuration: configuration, signingKeys: [signingKey], clock: clock)
     }
 
-    static let context = RequestContext(baseURL: "https://localhost:8443", host: "localhost", correlationID: nil)
-
     static func token(_ provider: IdentityProvider, tenant: String = contosoID, _ parameters: [(String, String)]) -> Result<TokenResponse, OAuthError> {
-        provider.token(TokenRequest(tenant: tenant, parameters: parameters.map { (name: $0.0, value: $0.1) }), context: context)
+        provider.token(TokenRequest(tenant: tenant, parameters: parameters.map { (name: $0.0, value: $0.1) }))
     }
 
     static func claims(_ token: String?) -> JSONObject {
@@ -71,4 +69,39 @@ enum Fixtures {
 extension Result where Success == TokenResponse, Failure == OAuthError {
     var body: JSONObject? { if case .success(let r) = self { r.body.objectValue } else { nil } }
     var error: OAuthError? { if case .failure(let e) = self { e } else { nil } }
+}
+
+/// What the edge does before Core runs, for tests that call Core directly.
+extension IdentityProvider {
+    /// The scope of a request to `https://host` (`https://localhost:8443` by default), with the dialect the edge resolves for `tenant` and
+    /// `policy`; Entra's when resolving fails (callers that care use the overloads below).
+    func testScope(at host: String? = nil, tenant: String? = nil, policy: String? = nil,
+                   form: B2CPolicyForm = .query, version: ProtocolVersion = .v2) -> RequestScope {
+        var scope = scope(host.map { RequestHost(baseURL: "https://\($0)", host: $0) } ?? RequestHost(baseURL: "https://localhost:8443", host: "localhost"))
+        scope.dialect = .entra(version)
+        if let tenant, case .success(let dialect) = Dialect.resolve(tenantSegment: tenant, policy: policy, form: form,
+                                                                     version: version, in: scope.directory) {
+            scope.dialect = dialect
+        }
+        return scope
+    }
+
+    /// The token endpoint as the edge runs it: the dialect resolved from the request's tenant and policy first.
+    func token(_ request: TokenRequest, at host: String? = nil) -> Result<TokenResponse, OAuthError> {
+        let directory = snapshot()
+        switch Dialect.resolve(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, version: request.version, in: directory) {
+        case .failure(let error): return .failure(error)
+        case .success: return token(request, context: testScope(at: host, tenant: request.tenant, policy: request.policy,
+                                                                 form: request.policyForm, version: request.version))
+        }
+    }
+
+    /// The authorize checks as the edge runs them: a dialect that does not resolve is the error page.
+    func checkAuthorization(_ request: AuthorizationRequest) -> AuthorizationDecision {
+        switch Dialect.resolve(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, version: request.version, in: snapshot()) {
+        case .failure(let error): return .errorPage(error)
+        case .success: return checkAuthorization(request, scope: testScope(tenant: request.tenant, policy: request.policy,
+                                                                             form: request.policyForm, version: request.version))
+        }
+    }
 }

@@ -59,7 +59,7 @@ extension String {
             TokenRequest(tenant: Fixtures.contosoID, version: .v1, parameters: [
                 (name: "grant_type", value: "password"), (name: "client_id", value: Fixtures.mobile),
                 (name: "username", value: "alice@contoso.onmicrosoft.com"), (name: "password", value: "alice-password"),
-                (name: "resource", value: "api://contoso-api")]), context: Fixtures.context).body?["id_token"]?.stringValue)
+                (name: "resource", value: "api://contoso-api")])).body?["id_token"]?.stringValue)
         #expect(v1["ver"] == "1.0" && v1["_claim_sources"] != nil && v1["groups"] == nil)
     }
 
@@ -80,7 +80,7 @@ extension String {
             }
             let tenant = configuration.tenants[0]
             let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
-                                                  context: Fixtures.context).get()
+                                                  context: provider.testScope()).get()
             let claims = Fixtures.claims(response.first { $0.name == "id_token" }?.value)
             #expect((claims["groups"]?.arrayValue?.count == count) == expectGroups)
             #expect((claims["hasgroups"] == true) == !expectGroups)

@@ -39,7 +39,7 @@ import Testing
         let p = [("grant_type", "password"), ("client_id", client), ("username", username), ("password", password),
                  ("client_info", "1"), ("scope", "User.Read openid profile offline_access")]
         let body = provider.token(TokenRequest(tenant: tenant, parameters: p.map { (name: $0.0, value: $0.1) }),
-                                  context: Fixtures.context).body
+                                  context: provider.testScope()).body
         let text = try #require(body?["client_info"]?.stringValue, "\(String(describing: body))")
         let bytes = try #require(Base64URL.decode(text))
         let value = try JSONValue.parse(bytes)
@@ -65,7 +65,7 @@ import Testing
 
     func token(_ parameters: [(String, String)], tenant: String) -> (body: JSONObject?, error: OAuthError?) {
         let response = provider.token(TokenRequest(tenant: tenant, parameters: parameters.map { (name: $0.0, value: $0.1) }),
-                                      context: Fixtures.context)
+                                      context: provider.testScope())
         return (response.body, response.error)
     }
 

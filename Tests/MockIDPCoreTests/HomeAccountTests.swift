@@ -33,7 +33,7 @@ import Testing
         var p = [("grant_type", "password"), ("client_id", client), ("username", username), ("password", password), ("client_info", "1")]
         p.append(version == .v2 ? ("scope", "User.Read openid profile offline_access") : ("resource", "https://graph.microsoft.com"))
         return provider.token(TokenRequest(tenant: tenant, version: version, parameters: p.map { (name: $0.0, value: $0.1) }),
-                              context: Fixtures.context).body
+                              context: provider.testScope()).body
     }
 
     func clientInfo(_ body: JSONObject?) -> JSONObject {
@@ -52,7 +52,7 @@ import Testing
             p.append(version == .v2 ? ("scope", "User.Read openid profile") : ("resource", "https://graph.microsoft.com"))
             return try #require(provider.token(TokenRequest(tenant: "organizations", version: version,
                                                             parameters: p.map { (name: $0.0, value: $0.1) }),
-                                               context: Fixtures.context).body)
+                                               context: provider.testScope()).body)
         }
         let v2 = try signIn(Fixtures.mobile, nil, .v2)
         let v1 = try signIn(Fixtures.mobile, nil, .v1)
@@ -106,7 +106,7 @@ import Testing
         let wrong = provider.token(TokenRequest(tenant: Self.litware, parameters: [
             ("grant_type", "password"), ("client_id", Self.portal), ("username", "ivan@northwind.onmicrosoft.com"),
             ("password", "nope"), ("scope", "User.Read"),
-        ].map { (name: $0.0, value: $0.1) }), context: Fixtures.context)
+        ].map { (name: $0.0, value: $0.1) }), context: provider.testScope())
         #expect(wrong.error?.aadsts == 50126)
         // Without a tenant in the path, the home tenant answers (the app must be registered there).
         let organizations = try #require(signIn("ivan@northwind.onmicrosoft.com", tenant: "organizations", client: Self.mail))

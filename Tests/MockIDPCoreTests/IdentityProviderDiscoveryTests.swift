@@ -7,7 +7,7 @@ import Testing
     let base = "https://localhost:8443"
 
     func document(_ tenant: String, _ version: ProtocolVersion = .v2) throws -> JSONObject {
-        switch provider.openIDConfiguration(tenant: tenant, version: version, context: Fixtures.context) {
+        switch provider.openIDConfiguration(tenant: tenant, version: version, context: provider.testScope()) {
         case .success(let d): return try #require(d.objectValue)
         case .failure(let e): Issue.record("unexpected \(e)"); return [:]
         }
@@ -56,7 +56,7 @@ import Testing
 
     @Test("an unknown tenant is invalid_tenant 90002")
     func unknownTenant() {
-        guard case .failure(let e) = provider.openIDConfiguration(tenant: "nope.example", version: .v2, context: Fixtures.context) else {
+        guard case .failure(let e) = provider.openIDConfiguration(tenant: "nope.example", version: .v2, context: provider.testScope()) else {
             Issue.record("expected a failure"); return
         }
         #expect(e.error == "invalid_tenant" && e.aadsts == 90002 && e.status == 400)
@@ -64,8 +64,8 @@ import Testing
 
     @Test("v2 keys carry issuer and kid equal to x5t; v1 keys carry no issuer")
     func keySets() throws {
-        guard case .success(let v2) = provider.keySet(tenant: "common", version: .v2, context: Fixtures.context),
-              case .success(let v1) = provider.keySet(tenant: "common", version: .v1, context: Fixtures.context) else {
+        guard case .success(let v2) = provider.keySet(tenant: "common", version: .v2, context: provider.testScope()),
+              case .success(let v1) = provider.keySet(tenant: "common", version: .v1, context: provider.testScope()) else {
             Issue.record("key sets failed"); return
         }
         let key = try #require(v2["keys"]?.arrayValue?.first?.objectValue)
@@ -80,11 +80,11 @@ import Testing
         let served: Set<String> = ["localhost"]
         guard case .success(let ok) = provider.instanceDiscovery(
             authorizationEndpoint: "https://localhost/contoso.onmicrosoft.com/oauth2/v2.0/authorize", servedHosts: served,
-            context: Fixtures.context) else { Issue.record("expected success"); return }
+            context: provider.testScope()) else { Issue.record("expected success"); return }
         #expect(ok["tenant_discovery_endpoint"] == .string("\(base)/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration"))
         #expect(ok["metadata"]?.arrayValue?.first?["preferred_network"] == "localhost:8443")
         guard case .failure(let e) = provider.instanceDiscovery(
-            authorizationEndpoint: "https://evil.example/x/oauth2/v2.0/authorize", servedHosts: served, context: Fixtures.context) else {
+            authorizationEndpoint: "https://evil.example/x/oauth2/v2.0/authorize", servedHosts: served, context: provider.testScope()) else {
             Issue.record("expected failure"); return
         }
         #expect(e.error == "invalid_instance" && e.aadsts == 50049)
@@ -92,8 +92,8 @@ import Testing
 
     @Test("user realm is managed for a configured domain and unknown otherwise")
     func userRealm() {
-        #expect(provider.userRealm(username: "alice@contoso.onmicrosoft.com", context: Fixtures.context)["account_type"] == "Managed")
-        #expect(provider.userRealm(username: "x@unknown.example", context: Fixtures.context)["account_type"] == "Unknown")
+        #expect(provider.userRealm(username: "alice@contoso.onmicrosoft.com", context: provider.testScope())["account_type"] == "Managed")
+        #expect(provider.userRealm(username: "x@unknown.example", context: provider.testScope())["account_type"] == "Unknown")
     }
 
     @Test("userinfo answers for a user access token and rejects app tokens and garbage")

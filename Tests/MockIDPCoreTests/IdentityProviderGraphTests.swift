@@ -35,7 +35,7 @@ import Testing
         let request = GraphRequest(method: method, version: "v1.0", segments: path.split(separator: "/").map(String.init),
                                    query: query.map { (name: $0.0, value: $0.1) }, bearerToken: token, eventual: eventual,
                                    body: Array(body.utf8))
-        return provider.graph(request, context: RequestContext(baseURL: "https://\(host)", host: host))
+        return provider.graph(request, context: provider.testScope(at: host))
     }
 
     func json(_ result: Result<GraphResponse, OAuthError>) -> JSONObject {
@@ -135,12 +135,12 @@ import Testing
 
     func call(_ path: String, token: String?, host: String) -> Result<GraphResponse, OAuthError> {
         provider.graph(GraphRequest(method: "GET", version: "v1.0", segments: path.split(separator: "/").map(String.init),
-                                    bearerToken: token), context: CloudFixtures.at(host))
+                                    bearerToken: token), context: provider.testScope(at: host))
     }
 
     func token(tenant: String, at host: String, _ parameters: [(String, String)]) -> String? {
         let result = provider.token(TokenRequest(tenant: tenant, parameters: parameters.map { (name: $0.0, value: $0.1) }),
-                                    context: CloudFixtures.at(host))
+                                    context: provider.testScope(at: host))
         return result.body?["access_token"]?.stringValue
     }
 

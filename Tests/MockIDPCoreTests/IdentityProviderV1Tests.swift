@@ -15,7 +15,7 @@ import Testing
 
     func v1Token(_ pairs: [(String, String)], tenant: String = Fixtures.contosoID) -> Result<TokenResponse, OAuthError> {
         provider.token(TokenRequest(tenant: tenant, version: .v1, parameters: pairs.map { (name: $0.0, value: $0.1) }),
-                       context: Fixtures.context)
+                       context: provider.testScope())
     }
 
     func password(resource: String) -> Result<TokenResponse, OAuthError> {
@@ -112,7 +112,7 @@ import Testing
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let alice = try #require(tenant.users.first)
         guard case .success(let response) = provider.authorize(validated, user: alice, tenant: tenant, authTime: Fixtures.now,
-                                                               sessionID: "s", context: Fixtures.context),
+                                                               sessionID: "s", context: provider.testScope()),
               let code = response.first(where: { $0.name == "code" })?.value else { Issue.record("no code"); return }
         // Without `resource` in the redemption the code's own resource is used.
         let body = try #require(v1Token([("grant_type", "authorization_code"), ("client_id", Fixtures.mobile), ("code", code),
@@ -152,7 +152,7 @@ import Testing
         ].map { (name: $0.0, value: $0.1) })) else { Issue.record("expected sign-in"); return }
         let tenant = configuration.tenants[0]
         guard case .success(let response) = provider.authorize(validated, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now,
-                                                               sessionID: "s", context: Fixtures.context) else { Issue.record("failed"); return }
+                                                               sessionID: "s", context: provider.testScope()) else { Issue.record("failed"); return }
         let id = Fixtures.claims(response.first { $0.name == "id_token" }?.value)
         #expect(id["ver"] == "1.0" && id["nonce"] == "n" && id["upn"] == "alice@contoso.onmicrosoft.com")
     }
@@ -161,11 +161,11 @@ import Testing
     func deviceCode() throws {
         guard case .success(let started) = provider.deviceAuthorization(
             tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile), (name: "resource", value: "api://contoso-api")],
-            version: .v1, context: Fixtures.context) else { Issue.record("device authorization failed"); return }
+            version: .v1, context: provider.testScope()) else { Issue.record("device authorization failed"); return }
         #expect(started["verification_url"] == "https://localhost:8443/devicelogin" && started["verification_uri"] == nil)
         guard case .failure(let missing) = provider.deviceAuthorization(
             tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile)], version: .v1,
-            context: Fixtures.context) else { Issue.record("expected a failure"); return }
+            context: provider.testScope()) else { Issue.record("expected a failure"); return }
         #expect(missing.aadsts == 900144 && missing.message.contains("'resource'"))
         let deviceCode = try #require(started["device_code"]?.stringValue)
         let pending = v1Token([("grant_type", "device_code"), ("client_id", Fixtures.mobile), ("code", deviceCode),

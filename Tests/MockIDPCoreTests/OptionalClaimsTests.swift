@@ -15,7 +15,7 @@ import Testing
 
     func tokens(_ provider: IdentityProvider, scope: String = "openid profile api://contoso-api/access_as_user",
                 version: ProtocolVersion = .v2, address: String? = "192.0.2.7") -> (id: JSONObject, access: JSONObject) {
-        var context = Fixtures.context
+        var context = provider.testScope()
         context.clientAddress = address
         var parameters = [("grant_type", "password"), ("client_id", Fixtures.mobile),
                           ("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password")]

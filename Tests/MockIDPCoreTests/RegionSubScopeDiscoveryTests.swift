@@ -17,7 +17,7 @@ import Testing
     }()
 
     func document(_ tenant: String, _ version: ProtocolVersion, host: String = "localhost") throws -> JSONObject {
-        let context = RequestContext(baseURL: "https://\(host)", host: host)
+        let context = provider.testScope(at: host)
         guard case .success(let d) = provider.openIDConfiguration(tenant: tenant, version: version, context: context) else {
             Issue.record("no document for \(tenant) at \(host)")
             return [:]
@@ -57,11 +57,11 @@ import Testing
 
     @Test("the DoD tenant stays a US Government tenant: refused at the public cloud's host, served at its own")
     func servedByItsCloudOnly() throws {
-        let at = { (host: String) in RequestContext(baseURL: "https://\(host)", host: host) }
-        let refusal = try #require(provider.hostRefusal(tenantSegment: Self.dodID, context: at("login.microsoftonline.com"), forDiscovery: true))
+        let at = { (host: String) in provider.testScope(at: host) }
+        let refusal = try #require(provider.hostRefusal(tenantSegment: Self.dodID, context: provider.testScope(at: "login.microsoftonline.com"), forDiscovery: true))
         #expect(refusal.aadsts == 90002)
-        #expect(provider.hostRefusal(tenantSegment: Self.dodID, context: at("login.microsoftonline.us"), forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: Self.gccID, context: at("login.microsoftonline.com"), forDiscovery: true) == nil)
+        #expect(provider.hostRefusal(tenantSegment: Self.dodID, context: provider.testScope(at: "login.microsoftonline.us"), forDiscovery: true) == nil)
+        #expect(provider.hostRefusal(tenantSegment: Self.gccID, context: provider.testScope(at: "login.microsoftonline.com"), forDiscovery: true) == nil)
     }
 
     @Test("the optional claim tenant_region_scope says what discovery says: NA for a GCC tenant")

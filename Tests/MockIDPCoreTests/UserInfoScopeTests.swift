@@ -12,7 +12,7 @@ import Testing
                  ("password", "alice-password")]
         p.append(version == .v2 ? ("scope", scope) : ("resource", scope))
         let body = provider.token(TokenRequest(tenant: Fixtures.contosoID, version: version,
-                                               parameters: p.map { (name: $0.0, value: $0.1) }), context: Fixtures.context).body
+                                               parameters: p.map { (name: $0.0, value: $0.1) }), context: provider.testScope()).body
         return try #require(body?["access_token"]?.stringValue, "\(String(describing: body))")
     }
 

@@ -18,7 +18,7 @@ import Testing
 
     func v1Token(_ pairs: [(String, String)]) -> Result<TokenResponse, OAuthError> {
         provider.token(TokenRequest(tenant: Fixtures.contosoID, version: .v1, parameters: pairs.map { (name: $0.0, value: $0.1) }),
-                       context: Fixtures.context)
+                       context: provider.testScope())
     }
 
     /// A code from the v1 authorize endpoint for `resource`, Alice signed in.
@@ -30,7 +30,7 @@ import Testing
         guard case .signIn(let validated) = decision else { throw OAuthError.invalidAuthorizationCode() }
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         guard case .success(let response) = provider.authorize(validated, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now,
-                                                               sessionID: "s", context: Fixtures.context),
+                                                               sessionID: "s", context: provider.testScope()),
               let code = response.first(where: { $0.name == "code" })?.value else { throw OAuthError.invalidAuthorizationCode() }
         return code
     }
@@ -114,7 +114,7 @@ import Testing
     func deviceCode() throws {
         guard case .success(let started) = provider.deviceAuthorization(
             tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile), (name: "resource", value: "api://contoso-api")],
-            version: .v1, context: Fixtures.context) else { Issue.record("device authorization failed"); return }
+            version: .v1, context: provider.testScope()) else { Issue.record("device authorization failed"); return }
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         provider.completeDeviceLogin(userCode: try #require(started["user_code"]?.stringValue), user: tenant.users[0], tenant: tenant)
         let deviceCode = try #require(started["device_code"]?.stringValue)

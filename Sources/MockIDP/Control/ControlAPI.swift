@@ -93,7 +93,7 @@ extension EndpointHandlers {
     /// can send cross-site only after a preflight this server never grants), and a browser's `Origin` or
     /// `Sec-Fetch-Site` (Fetch Metadata) must say it came from this server's own origin. Test clients send neither
     /// header. With `--admin-token` the bearer token, which a page cannot attach cross-site, already rules this out.
-    func crossSiteRefusal(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
+    func crossSiteRefusal(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse? {
         guard options.adminToken == nil, request.method != "GET", request.method != "HEAD" else { return nil }
         func refuse(_ reason: String) -> HTTPResponse {
             controlError(.forbidden, "forbidden", "The control API refuses calls a web page could send from another site: \(reason).",
@@ -128,7 +128,7 @@ extension EndpointHandlers {
         return nil
     }
 
-    private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters, context: RequestContext) -> HTTPResponse {
+    private func control(_ call: ControlCall, _ request: HTTPRequest, _ params: RouteParameters, context: RequestScope) -> HTTPResponse {
         switch call {
         case .addUser, .addApp, .addManagedIdentity, .addGroup:
             return addDirectoryEntry(call, request, tenant: params["tenant"] ?? "")

@@ -5,7 +5,7 @@ import MockIDPJOSE
 /// The control API's consents (docs/control-api.md): record one as the consent page would, list them, revoke them.
 extension EndpointHandlers {
     /// `POST /_mockidp/consents` `{"username", "clientId", "scope", "tenant"?}`: 201 with the user's grants for the app.
-    func grantConsent(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    func grantConsent(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse {
         var body = ControlBody(request.body, known: ["username", "clientId", "scope", "tenant"])
         for key in ["username", "clientId", "scope"] { body.require(key) }
         let username = body.string("username"), clientID = body.string("clientId"), scope = body.string("scope")

@@ -47,10 +47,10 @@ struct FaultSite: Sendable {
 extension EndpointHandlers {
     /// The response of a request behind the faults for `site`: a matching fault answers with its error (or delays
     /// the real answer, which `handle` gives).
-    func applyingFaults(_ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters, _ context: RequestContext,
+    func applyingFaults(_ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters, _ context: RequestScope,
                         _ handle: () -> HTTPResponse) -> HTTPResponse {
         guard let name = site.name, provider.controls.hasFaults,
-              let fault = provider.controls.takeFault(for: faultTarget(name, request, params), directory: context.directory ?? provider.snapshot()) else { return handle() }
+              let fault = provider.controls.takeFault(for: faultTarget(name, request, params), directory: context.directory) else { return handle() }
         var response = fault.isDelayOnly ? handle() : faultResponse(fault, site, request, params, context)
         if let ms = fault.delayMilliseconds, ms > 0 { response.delay = .milliseconds(ms) }
         return response
@@ -81,7 +81,7 @@ extension EndpointHandlers {
     }
 
     private func faultResponse(_ fault: Fault, _ site: FaultSite, _ request: HTTPRequest, _ params: RouteParameters,
-                               _ context: RequestContext) -> HTTPResponse {
+                               _ context: RequestScope) -> HTTPResponse {
         let parameters = Self.protocolParameters(request).filter { !Self.pageFields.contains($0.name) }
         let tenant = params["tenant"] ?? ""
         // At a B2C policy (as the edge resolved the dialect) the renderer sends the fault's B2C form.
@@ -90,7 +90,7 @@ extension EndpointHandlers {
         case .authorize(let version, let policyInPath):
             let check = provider.checkAuthorization(AuthorizationRequest(
                 tenant: tenant, version: version, parameters: parameters, policyForm: policyInPath ? .path : .query),
-                dialect: context.dialect, directory: context.directory)
+                scope: context)
             switch check {
             case .signIn(let validated):
                 return deliverError(error, state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)

@@ -20,7 +20,7 @@ extension EndpointHandlers {
     }
 
     /// What the page shows, as JSON; URLs on the base URL the request came to.
-    func inspection(context: RequestContext) -> HTTPResponse {
+    func inspection(context: RequestScope) -> HTTPResponse {
         let directory = provider.snapshot()
         let base = context.baseURL
         let tenants: [JSONValue] = directory.configuration.tenants.map { tenant in

@@ -11,7 +11,7 @@ extension EndpointHandlers {
     static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "mockidp_claims", "username", "password", "consent",
                                           "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname"]
 
-    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {
+    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) -> HTTPResponse {
         guard request.method == "GET" || request.method == "POST" else {
             return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "GET, POST"])
         }
@@ -25,7 +25,7 @@ extension EndpointHandlers {
         let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
         // The dialect (Entra, or a B2C user flow in any authority form) was resolved at the edge.
         let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)
-        switch provider.checkAuthorization(checked, dialect: dialect(context), directory: context.directory) {
+        switch provider.checkAuthorization(checked, scope: context) {
         case .errorPage(let error):
             return errorPage(error, context: context)
         case .redirectError(let error, let uri, let mode, let state):
@@ -53,7 +53,7 @@ extension EndpointHandlers {
 
     /// Sends the response to the client: a redirect with a query or fragment, or an auto-submitting form.
     func deliver(_ parameters: [(name: String, value: String)], to redirectURI: String, mode: ResponseMode,
-                 cookies: [HTTPCookie] = [], context: RequestContext) -> HTTPResponse {
+                 cookies: [HTTPCookie] = [], context: RequestScope) -> HTTPResponse {
         // Core never verifies such a URI; should one get here all the same, no browser is sent to it.
         guard !RedirectURI.hasDangerousScheme(redirectURI) else {
             var refused = HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/plain; charset=utf-8"],
@@ -114,7 +114,7 @@ extension EndpointHandlers {
 
     /// `/{tenant}/oauth2/v2.0/logout`: ends the browser session; redirects only to a registered
     /// `post_logout_redirect_uri`, otherwise shows the signed-out page.
-    func logout(_ request: HTTPRequest, tenant: String) -> HTTPResponse {
+    func logout(_ request: HTTPRequest, tenant: String, context: RequestScope) -> HTTPResponse {
         var parameters = request.query
         if request.method == "POST", let form = try? URLEncodedForm.decode(request.body) { parameters += form }
         let value = { (name: String) in parameters.first { $0.name == name }?.value }
@@ -122,14 +122,14 @@ extension EndpointHandlers {
         if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
         let clear = cookie(Self.sessionCookie, "", request: request, maxAge: 0)
         if let target = value("post_logout_redirect_uri"),
-           provider.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant) {
+           provider.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant, directory: context.directory) {
             var location = target
             if let state = value("state") {
                 location += (target.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + URLEncodedForm.encode([("state", state)])
             }
             if location.utf8.count > Self.maximumRedirectLength {
                 return errorPage(.queryStringTooLong(length: location.utf8.count, limit: Self.maximumRedirectLength),
-                                 context: context(request))
+                                 context: context)
             }
             var r = HTTPResponse.redirect(to: location)
             r.headers.add("Set-Cookie", clear.setCookieHeaderValue)

@@ -4,7 +4,7 @@ import MockIDPCore
 extension EndpointHandlers {
     /// The account, the app, and each permission in words with its scope name (docs/sign-in.md, "Consent").
     func consentValues(user: User, client: Application, permissions: [DelegatedPermission], tenant: Tenant,
-                       context: RequestContext) -> [String: Any] {
+                       context: RequestScope) -> [String: Any] {
         let items: [[String: Any]] = permissions.map { permission in
             ["words": provider.permissionWords(permission, tenant: tenant, context: context), "scope": permission.scope]
         }

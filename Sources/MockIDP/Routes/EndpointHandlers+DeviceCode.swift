@@ -4,7 +4,7 @@ import MockIDPHTTP
 /// The device code flow over HTTP: the device authorization endpoint and the `/devicelogin` page where the user
 /// enters the code and signs in (RFC 8628; docs/entra-behaviour.md, "Grants").
 extension EndpointHandlers {
-    func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {
+    func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) -> HTTPResponse {
         guard request.method == "POST" else { return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context) }
         let parameters: [(name: String, value: String)]
         do { parameters = try URLEncodedForm.decode(request.body) } catch {
@@ -13,7 +13,7 @@ extension EndpointHandlers {
         return json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, version: version, context: context), context: context)
     }
 
-    func deviceLogin(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    func deviceLogin(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse {
         let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
         guard request.method == "POST" else {
             return page("devicecode", ["userCode": request.queryValue("otc") ?? ""], hidden: [], request: request, cookies: cookies)

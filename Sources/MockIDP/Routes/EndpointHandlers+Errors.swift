@@ -21,7 +21,7 @@ enum ErrorDelivery {
 extension EndpointHandlers {
     /// Renders `error` for `delivery` in the words of the request's dialect (Entra's, or B2C's at a user flow): a new trace ID, the client's correlation ID (or a new one), the time, and the
     /// cloud's login host in `error_uri`, written by Core's `ErrorReport`. The request log records `error.reason`.
-    func respond(with error: OAuthError, _ delivery: ErrorDelivery, context: RequestContext) -> HTTPResponse {
+    func respond(with error: OAuthError, _ delivery: ErrorDelivery, context: RequestScope) -> HTTPResponse {
         let report = ErrorReport(error, dialect: context.errorDialect, traceID: provider.newGUID(), correlationID: context.correlationID ?? provider.newGUID(),
                                  timestamp: EntraTime.timestamp(provider.clock.now()), errorHost: errorHost(context))
         var response: HTTPResponse
@@ -56,14 +56,14 @@ extension EndpointHandlers {
     }
 
     /// `error` as JSON.
-    func oauthError(_ error: OAuthError, context: RequestContext) -> HTTPResponse { respond(with: error, .json, context: context) }
+    func oauthError(_ error: OAuthError, context: RequestScope) -> HTTPResponse { respond(with: error, .json, context: context) }
 
     /// `error` on Entra's error page.
-    func errorPage(_ error: OAuthError, context: RequestContext) -> HTTPResponse { respond(with: error, .page, context: context) }
+    func errorPage(_ error: OAuthError, context: RequestScope) -> HTTPResponse { respond(with: error, .page, context: context) }
 
     /// `error` sent to the client's verified redirect URI.
     func deliverError(_ error: OAuthError, state: String?, to redirectURI: String, mode: ResponseMode,
-                      context: RequestContext) -> HTTPResponse {
+                      context: RequestScope) -> HTTPResponse {
         respond(with: error, .redirect(to: redirectURI, mode: mode, state: state), context: context)
     }
 }

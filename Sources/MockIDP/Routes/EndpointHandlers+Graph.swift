@@ -17,7 +17,7 @@ extension EndpointHandlers {
         }
     }
 
-    func graph(_ request: HTTPRequest, version: String, path: String, context: RequestContext) -> HTTPResponse {
+    func graph(_ request: HTTPRequest, version: String, path: String, context: RequestScope) -> HTTPResponse {
         let graphRequest = GraphRequest(
             method: request.method, version: version, segments: path.split(separator: "/").map(String.init),
             query: request.query, bearerToken: Self.bearerToken(request) ?? (request.headers["Authorization"] == nil ? nil : ""),

@@ -14,7 +14,7 @@ enum ManagedIdentityRoutes {
     }
 
     /// A managed identity's token, or the host's error in its own shape.
-    static func token(_ request: HTTPRequest, host: ManagedIdentityHost, context: RequestContext, _ h: EndpointHandlers) -> HTTPResponse {
+    static func token(_ request: HTTPRequest, host: ManagedIdentityHost, context: RequestScope, _ h: EndpointHandlers) -> HTTPResponse {
         let parameters: [(name: String, value: String)]
         switch host {
         case .instanceMetadata, .appService:

@@ -5,7 +5,7 @@ import MockIDPHTTP
 /// and the handler, which gets the request's context resolved once at the edge.
 struct Route: Sendable {
     /// Answers a request whose path matched, with the path's captures and the request's context.
-    typealias Handler = @Sendable (HTTPRequest, RouteParameters, RequestContext) -> HTTPResponse
+    typealias Handler = @Sendable (HTTPRequest, RouteParameters, RequestScope) -> HTTPResponse
 
     /// How a request for a tenant that its host does not serve is refused (Entra's AADSTS90002).
     enum HostRefusal: Sendable {
@@ -36,12 +36,14 @@ struct Route: Sendable {
     /// metadata documents, as B2C answers them).
     let policySource: PolicySource?
     let dialectErrorStatus: Int
+    /// The protocol version of the endpoint (Entra's dialect at it is `.entra(version)`).
+    let version: ProtocolVersion
     /// Whether the control API's access rule stands in front (`--no-admin`, `--admin-token`, loopback only).
     let controlAccess: Bool
     let handle: Handler
 
     init(template: String, hostRefusal: HostRefusal?, faultSite: FaultSite?, policySource: PolicySource? = nil,
-         dialectErrorStatus: Int = 400, controlAccess: Bool = false, handle: @escaping Handler) {
+         dialectErrorStatus: Int = 400, version: ProtocolVersion = .v2, controlAccess: Bool = false, handle: @escaping Handler) {
         self.template = template
         // A parameter is a whole segment. (`contains` would bind to Foundation's overload in this module, which runs
         // CoreFoundation's string search and faults in its Unicode tables while the server starts.)
@@ -50,6 +52,7 @@ struct Route: Sendable {
         self.faultSite = faultSite?.name == nil ? nil : faultSite
         self.policySource = namesTenant ? policySource : nil
         self.dialectErrorStatus = dialectErrorStatus
+        self.version = version
         self.controlAccess = controlAccess
         self.handle = handle
     }
@@ -69,30 +72,45 @@ struct Route: Sendable {
     /// Runs the middleware, then the handler: the control API's access rule and its cross-site refusal; the dialect; the host refusal (a
     /// tenant of another cloud is not found there, whatever fault waits); an injected fault; then the endpoint.
     /// (The request log is the edge's, around all of it: `Routes.respond`.)
-    func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ context: RequestContext,
+    func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ context: RequestScope,
                  _ handlers: EndpointHandlers) -> HTTPResponse {
         if controlAccess, let refusal = handlers.controlAccessRefusal(request) ?? handlers.crossSiteRefusal(request, context: context) {
             return refusal
         }
         var context = context
+        context.dialect = .entra(version)
+        var dialectRefusal: OAuthError?
         if policySource != nil {
             // The dialect, decided once: everything below reads `context.dialect`.
-            context.dialect = handlers.provider.b2cAuthority(
-                tenantSegment: parameters["tenant"] ?? "", policy: policy(request, parameters),
-                form: policySource == .path ? .path : .query, status: dialectErrorStatus, directory: context.directory)
-            if case .success(let b2c?) = context.dialect {
-                context.errorDialect = .b2c(tenant: b2c.tenantSegment, clientID: EndpointHandlers.clientID(of: request))
+            switch Dialect.resolve(tenantSegment: parameters["tenant"] ?? "", policy: policy(request, parameters),
+                                   form: policySource == .path ? .path : .query, version: version,
+                                   status: dialectErrorStatus, in: context.directory) {
+            case .success(let dialect):
+                context.dialect = dialect
+                if case .b2c(let b2c) = dialect {
+                    context.errorDialect = .b2c(tenant: b2c.tenantSegment, clientID: EndpointHandlers.clientID(of: request))
+                }
+            case .failure(let error):
+                dialectRefusal = error
             }
         }
         if let hostRefusal, context.hostScope != .neutral,
            let refusal = handlers.provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context,
                                                        forDiscovery: hostRefusal.isDiscovery) {
-            return hostRefusal.isPage ? handlers.errorPage(refusal, context: context) : handlers.oauthError(refusal, context: context)
+            return render(refusal, context, handlers)
         }
+        // A missing or unknown B2C policy: B2C's error, on a page where a browser came, before anything else runs.
+        if let dialectRefusal { return render(dialectRefusal, context, handlers) }
         if let faultSite {
             return handlers.applyingFaults(faultSite, request, parameters, context) { handle(request, parameters, context) }
         }
         return handle(request, parameters, context)
+    }
+
+    /// `error` as this route answers errors before its handler runs: the error page where a browser comes (authorize,
+    /// logout), JSON elsewhere.
+    private func render(_ error: OAuthError, _ context: RequestScope, _ handlers: EndpointHandlers) -> HTTPResponse {
+        hostRefusal?.isPage == true ? handlers.errorPage(error, context: context) : handlers.oauthError(error, context: context)
     }
 }
 

@@ -24,10 +24,8 @@ struct Routes: Sendable {
         var response: HTTPResponse
         switch table.match(method: request.method, path: request.path) {
         case .found(let route, let parameters):
-            // The edge: the request's context and its one directory snapshot, taken once.
-            var context = handlers.context(request)
-            context.directory = handlers.provider.snapshot()
-            response = route.respond(request, parameters, context, handlers)
+            // The edge: the request's scope and its one directory snapshot, taken once.
+            response = route.respond(request, parameters, handlers.scope(request), handlers)
         case .methodNotAllowed(let allowed):
             response = Router.methodNotAllowed(allowed)
         case .notFound:
@@ -130,9 +128,11 @@ struct Routes: Sendable {
                 default: nil
                 }
                 let isDocument = [.v2Discovery, .v1Discovery, .v2Keys, .v1Keys].contains(endpoint)
+                let version: ProtocolVersion = [.v1Discovery, .v1Keys, .v1Token, .v1Authorize, .v1Logout, .v1DeviceCode, .v1UserInfo]
+                    .contains(endpoint) ? .v1 : .v2
                 table.add(template, methods: methods, Route(template: template, hostRefusal: refusal, faultSite: FaultSite(endpoint),
                                                             policySource: policySource, dialectErrorStatus: isDocument ? 404 : 400,
-                                                            handle: handle))
+                                                            version: version, handle: handle))
             }
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
@@ -177,7 +177,7 @@ struct Routes: Sendable {
                 }
             case .v2Logout, .v1Logout:
                 add(methods: ["GET", "POST"]) { request, params, context in
-                    h.b2cLogout(context: context) ?? h.logout(request, tenant: params["tenant"] ?? "")
+                    h.logout(request, tenant: params["tenant"] ?? "", context: context)
                 }
             case .v2DeviceCode, .v1DeviceCode:
                 let version: ProtocolVersion = endpoint == .v2DeviceCode ? .v2 : .v1
@@ -214,7 +214,7 @@ struct Routes: Sendable {
                 case .authorize: return h.authorize(request, tenant: tenant, version: .v2, context: context)
                 case .token: return h.token(request, tenant: tenant, version: .v2, context: context)
                 case .logout:
-                    return h.b2cLogout(context: context) ?? h.logout(request, tenant: tenant)
+                    return h.logout(request, tenant: tenant, context: context)
                 }
             }
             let refusal: Route.HostRefusal = endpoint == .discovery || endpoint == .keys ? .json(discovery: true)
@@ -242,9 +242,9 @@ struct EndpointHandlers: Sendable {
 
     /// A discovery document or key set, from the cache when the provider has not changed since it was built.
     /// Errors are not cached (their trace IDs and timestamps are per request).
-    func cachedDocument(_ key: String, context: RequestContext, build: () -> Result<JSONValue, OAuthError>) -> HTTPResponse {
+    func cachedDocument(_ key: String, context: RequestScope, build: () -> Result<JSONValue, OAuthError>) -> HTTPResponse {
         var failure: OAuthError?
-        let body = documents.body(key, generation: provider.directory(for: context).generation) {
+        let body = documents.body(key, generation: context.directory.generation) {
             switch build() {
             case .success(let document): return document.serialized()
             case .failure(let error): failure = error; return nil
@@ -264,7 +264,7 @@ struct EndpointHandlers: Sendable {
     // MARK: token
 
     /// The token endpoint over HTTP; the dialect (Entra or a B2C user flow) comes resolved in `context`.
-    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestContext) -> HTTPResponse {
+    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) -> HTTPResponse {
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
                                                               "Access-Control-Allow-Methods": "POST, OPTIONS"])
@@ -314,7 +314,7 @@ struct EndpointHandlers: Sendable {
 
     // MARK: userinfo
 
-    func userInfo(_ request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    func userInfo(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse {
         switch provider.userInfo(bearerToken: Self.bearerToken(request)) {
         case .success(let info): return HTTPResponse.json(info.serialized())
         case .failure(let error):
@@ -326,37 +326,37 @@ struct EndpointHandlers: Sendable {
 
     // MARK: mapping
 
-    /// The base URL the client used: `--public-url`, else the listener's scheme with the request's `Host`.
-    func context(_ request: HTTPRequest) -> RequestContext {
+    /// The request's scope: where it came (`--public-url`, else the listener's scheme with the request's `Host`),
+    /// the directory as it is now, the client's correlation ID and address.
+    func scope(_ request: HTTPRequest) -> RequestScope {
         let publicURL = options.publicURL
         // With `--public-url` the header decides nothing, so every request shares one entry.
         let hostHeader = publicURL == nil ? request.headers["Host"] : nil
-        var context = hostContexts.context(isSecure: request.isSecure, host: hostHeader, port: request.localPort) {
-            if let publicURL { return RequestContext(baseURL: publicURL, host: HostHeader.hostName(of: publicURL)) }
+        let host = hostContexts.host(isSecure: request.isSecure, host: hostHeader, port: request.localPort) {
+            if let publicURL { return RequestHost(baseURL: publicURL, host: HostHeader.hostName(of: publicURL)) }
             let scheme = request.isSecure ? "https" : "http"
             let host = hostHeader.flatMap(HostHeader.validated) ?? HostHeader.listenerAuthority(options.host, port: request.localPort)
-            return RequestContext(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host))
+            return RequestHost(baseURL: "\(scheme)://\(host)", host: HostHeader.hostName(of: host))
         }
-        context.correlationID = request.headers["client-request-id"].flatMap { GUID.isValid($0) ? $0.lowercased() : nil }
-        context.clientAddress = request.remoteAddress.isEmpty ? nil : request.remoteAddress
-        return context
+        return provider.scope(host, correlationID: request.headers["client-request-id"].flatMap { GUID.isValid($0) ? $0.lowercased() : nil },
+                              clientAddress: request.remoteAddress.isEmpty ? nil : request.remoteAddress)
     }
 
     /// Host names this server answers for: loopback, the listen address, the request's host, and what the
     /// configuration serves (its `hosts`, its tenants' cloud hosts, its B2C tenants' `*.b2clogin.*` hosts).
-    func servedHosts(_ context: RequestContext) -> Set<String> {
+    func servedHosts(_ context: RequestScope) -> Set<String> {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", context.host, options.host.lowercased()]
         hosts.formUnion(provider.snapshot().configuration.servedHostNames)
         return hosts
     }
 
     /// The host of `error_uri`: the cloud's login host the request came to, else the public cloud's.
-    func errorHost(_ context: RequestContext) -> String {
+    func errorHost(_ context: RequestScope) -> String {
         if case .login(let cloud) = context.hostScope { return cloud.issuerHost }
         return Cloud.publicCloud.issuerHost
     }
 
-    func json(_ result: Result<JSONValue, OAuthError>, context: RequestContext) -> HTTPResponse {
+    func json(_ result: Result<JSONValue, OAuthError>, context: RequestScope) -> HTTPResponse {
         switch result {
         case .success(let document): return HTTPResponse.json(document.serialized())
         case .failure(let error): return oauthError(error, context: context)

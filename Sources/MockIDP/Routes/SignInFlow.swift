@@ -7,7 +7,7 @@ import MockIDPJOSE
 struct SignInFlow {
     let handlers: EndpointHandlers
     let request: HTTPRequest
-    let context: RequestContext
+    let context: RequestScope
     let validated: ValidatedAuthorization
     /// The protocol parameters, carried through the pages as hidden fields and checked again on every post.
     let hidden: [(name: String, value: String)]

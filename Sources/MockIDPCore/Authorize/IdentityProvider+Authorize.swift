@@ -3,14 +3,9 @@ import MockIDPJOSE
 extension IdentityProvider {
     /// Checks an authorize request in Entra's order (docs/entra-behaviour.md, "Authorize requests"): until the client
     /// and its redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
-    package func checkAuthorization(_ request: AuthorizationRequest, dialect: ResolvedDialect? = nil,
-                                    directory: Directory? = nil) -> AuthorizationDecision {
-        let b2c: B2CAuthority?
-        switch dialect ?? b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm) {
-        case .failure(let error): return .errorPage(error)
-        case .success(let authority): b2c = authority
-        }
-        let decision = AuthorizationChecks(provider: self, request: request, b2c: b2c, directory: directory ?? snapshot()).decision()
+    package func checkAuthorization(_ request: AuthorizationRequest, scope: RequestScope) -> AuthorizationDecision {
+        let b2c = scope.b2c
+        let decision = AuthorizationChecks(provider: self, request: request, b2c: b2c, directory: scope.directory).decision()
         // B2C: the same checks; their errors carry B2C's words, which the renderer picks at a B2C policy.
         guard let b2c, case .signIn(var validated) = decision else { return decision }
         // A ROPC policy has no pages: once client and redirect URI check out, its error goes to the app.
@@ -26,9 +21,9 @@ extension IdentityProvider {
     /// the parameters of the response in Entra's order (`code`, `access_token`…, `id_token`, `client_info`, `state`,
     /// `session_state`). Hybrid ID tokens carry `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
     package func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
-                          newUser: Bool = false, context: RequestContext) -> Result<[(name: String, value: String)], OAuthError> {
+                          newUser: Bool = false, context: RequestScope) -> Result<[(name: String, value: String)], OAuthError> {
         if let refusal = checkHost(serves: tenant, context: context) { return .failure(refusal) }
-        let directory = directory(for: context)
+        let directory = context.directory
         var response: [(name: String, value: String)] = []
         var code: String?
         if request.responseTypes.contains(.code) {

@@ -18,16 +18,13 @@ extension IdentityProvider {
     /// `/{tenant}/oauth2/v2.0/devicecode`: starts a device code flow (RFC 8628 §3.2). The v1 endpoint
     /// (`/oauth2/devicecode`, ADAL) takes `resource` and answers `verification_url` instead of `verification_uri`.
     package func deviceAuthorization(tenant segment: String, parameters: [(name: String, value: String)],
-                                    version: ProtocolVersion = .v2, context: RequestContext) -> Result<JSONValue, OAuthError> {
+                                    version: ProtocolVersion = .v2, context: RequestScope) -> Result<JSONValue, OAuthError> {
         do throws(OAuthError) {
             let p = try TokenParameters(TokenRequest(tenant: segment, parameters: parameters))
-            let directory = directory(for: context)
+            let directory = context.directory
             guard let authority = Authority(segment: segment, directory: directory) else {
                 throw .tenantNotFound(segment, forDiscovery: false)
             }
-            // B2C has no device code flow (its metadata has no device_authorization_endpoint,
-            // docs/entra-behaviour.md, "B2C metadata").
-            if case .failure(let error) = context.dialect ?? b2cAuthority(tenantSegment: segment, policy: nil, form: .path) { throw error }
             let clientID = try p.required("client_id")
             guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
                 throw .unknownClient(clientID, tenant: segment)
@@ -79,7 +76,7 @@ extension IdentityProvider {
 
     /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`: the client's polls (RFC 8628 §3.5).
     func deviceCodeGrant(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                         directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                         directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         // MSAL sends the device code as both `device_code` and `code`.
         guard let deviceCode = parameters["device_code"] ?? parameters["code"] else { throw .missingParameter("device_code") }
         let clientID = try parameters.required("client_id")

@@ -54,8 +54,7 @@ extension IdentityProvider {
     }
 
     /// Whether `uri` may receive a user after logout: registered for `clientID`, or for any app of the tenant.
-    package func isRegisteredLogoutRedirect(_ uri: String, clientID: String?, tenantSegment: String) -> Bool {
-        let directory = snapshot()
+    package func isRegisteredLogoutRedirect(_ uri: String, clientID: String?, tenantSegment: String, directory: Directory) -> Bool {
         guard let authority = Authority(segment: tenantSegment, directory: directory) else { return false }
         let apps: [Application]
         if let clientID, let app = authorizationClient(clientID, authority: authority, directory: directory) {

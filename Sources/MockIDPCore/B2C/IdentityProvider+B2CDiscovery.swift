@@ -7,7 +7,7 @@ extension IdentityProvider {
 
     /// A B2C policy's OpenID configuration, shaped as B2C's (docs/entra-behaviour.md, "B2C metadata"): the policy in
     /// every endpoint, the tenant as the client named it, no device code, cloud or Graph members.
-    package func b2cOpenIDConfiguration(_ authority: B2CAuthority, context: RequestContext) -> JSONValue {
+    package func b2cOpenIDConfiguration(_ authority: B2CAuthority, context: RequestScope) -> JSONValue {
         let base = context.baseURL
         func url(_ e: B2CEndpoint) -> JSONValue { .string(B2CEndpointTable.url(e, baseURL: base, authority: authority)) }
         var d = JSONObject()

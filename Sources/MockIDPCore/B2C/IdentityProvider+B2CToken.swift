@@ -4,7 +4,7 @@ extension IdentityProvider {
     /// A B2C policy's token endpoint: `authorization_code` and `refresh_token`, and `password` at ROPC policies.
     /// Its errors carry B2C's words beside Entra's; the renderer sends B2C's.
     func b2cToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority, directory: Directory,
-                  context: RequestContext) throws(OAuthError) -> TokenResponse {
+                  context: RequestScope) throws(OAuthError) -> TokenResponse {
         let grantType = try parameters.required("grant_type")
         switch grantType {
         case "authorization_code": return try b2cAuthorizationCode(parameters, request: request, authority: authority, directory: directory, context: context)
@@ -18,7 +18,7 @@ extension IdentityProvider {
     /// A code from this tenant's authorize endpoint, redeemed once, by its client, with its redirect URI and PKCE
     /// verifier, at the policy that issued it.
     private func b2cAuthorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
-                                      directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                                      directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")
         guard let record = authorizationCodes.record(code), let policy = record.policy,
               record.tenantID == authority.tenant.id else { throw .invalidAuthorizationCode() }
@@ -45,7 +45,7 @@ extension IdentityProvider {
     /// The ROPC user flow: a public client sends a local account's sign-in name and password (B2C's
     /// add-ropc-policy article); the tokens are the policy's, with no `newUser` and no nonce.
     private func b2cPassword(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
-                             directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                             directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         let username = try parameters.required("username")
         let password = try parameters.required("password")
         let (client, authentication) = try checkClient(parameters, request: request, tenant: authority.tenant,
@@ -67,7 +67,7 @@ extension IdentityProvider {
     /// A refresh token of this tenant's B2C policies, for its client and a user who still exists; the tokens
     /// name the policy whose endpoint was called.
     private func b2cRefreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: B2CAuthority,
-                                 directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                                 directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
         guard let record = refreshTokens.open(token), record.policy != nil,
               record.tenantID == authority.tenant.id else { throw .invalidRefreshToken() }
@@ -94,7 +94,7 @@ extension IdentityProvider {
     /// (MicrosoftDocs/azure-docs#64582, a real response; B2C's openid-connect article shows the same for
     /// `openid offline_access`), with no access token and no `expires_in` or `expires_on`.
     private func b2cTokenResponse(_ grant: B2CGrant, user: User, clientAuthentication: ClientAuthenticationMethod,
-                                  directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                                  directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         // The control API's extra claims, as for Entra's token responses.
         let factory = tokenFactory(directory, context, tenant: grant.authority.tenant, clientID: grant.client.clientID, username: user.username)
         let lifetime = factory.lifetime

@@ -79,7 +79,7 @@ extension IdentityProvider {
 
     /// The ID and access tokens of a B2C implicit or hybrid response (`c_hash` / `at_hash` as OpenID Connect §3.3.2.11).
     func b2cImplicitTokens(_ request: ValidatedAuthorization, b2c: B2CAuthority, user: User, authTime: Int, code: String?,
-                           newUser: Bool, directory: Directory, context: RequestContext) throws(OAuthError) -> [(name: String, value: String)] {
+                           newUser: Bool, directory: Directory, context: RequestScope) throws(OAuthError) -> [(name: String, value: String)] {
         let scopes = try B2CScopeRequest(request.scope, client: request.client, tenant: b2c.tenant, directory: directory)
         let grant = B2CGrant(client: request.client, authority: b2c, scopes: scopes, issuedAt: clock.now(), authTime: authTime,
                              nonce: request.nonce, newUser: newUser, includeClientInfo: false)

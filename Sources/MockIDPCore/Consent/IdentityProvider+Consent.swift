@@ -31,7 +31,7 @@ extension IdentityProvider {
 
     /// A token grant with no page to ask on (password, refresh token, on-behalf-of): AADSTS65001 when the user has
     /// not consented to every permission `scopes` asks for.
-    func checkUserConsent(client: Application, user: User, tenant: Tenant, scopes: ScopeRequest, context: RequestContext) throws(OAuthError) {
+    func checkUserConsent(client: Application, user: User, tenant: Tenant, scopes: ScopeRequest, context: RequestScope) throws(OAuthError) {
         guard client.consentRequired else { return }
         let graph = cloud(for: context, tenant: tenant).graphResource
         let missing = consents.missing(permissions(client: client, scopes: scopes, graphResource: graph), client: client, user: user, tenant: tenant)
@@ -44,30 +44,30 @@ extension IdentityProvider {
     /// What the consent page for `request` lists, once `user` of `tenant` signed in: every permission asked for
     /// (`prompt=consent`, or an app that needs no consent), or those the user has not consented to yet. Empty when
     /// nothing needs asking (B2C has no consent page of this kind).
-    package func consentToAsk(_ request: ValidatedAuthorization, user: User, tenant: Tenant, context: RequestContext) -> [DelegatedPermission] {
+    package func consentToAsk(_ request: ValidatedAuthorization, user: User, tenant: Tenant, context: RequestScope) -> [DelegatedPermission] {
         guard request.b2c == nil, let asked = askedPermissions(request, tenant: tenant, context: context) else { return [] }
         if request.prompt == .consent { return asked }
         return consents.missing(asked, client: request.client, user: user, tenant: tenant)
     }
 
     /// What the device code page asks `user` to consent to for `client` and the device code's `scope`.
-    package func consentToAsk(client: Application, scope: String, user: User, tenant: Tenant, context: RequestContext) -> [DelegatedPermission] {
+    package func consentToAsk(client: Application, scope: String, user: User, tenant: Tenant, context: RequestScope) -> [DelegatedPermission] {
         guard let asked = askedPermissions(client: client, scope: scope, tenant: tenant, context: context) else { return [] }
         return consents.missing(asked, client: client, user: user, tenant: tenant)
     }
 
     /// Every permission an authorize request (or a device code's scope) asks for, nil when its scope does not
     /// parse in `tenant` (the token step reports that).
-    package func askedPermissions(_ request: ValidatedAuthorization, tenant: Tenant, context: RequestContext) -> [DelegatedPermission]? {
+    package func askedPermissions(_ request: ValidatedAuthorization, tenant: Tenant, context: RequestScope) -> [DelegatedPermission]? {
         askedPermissions(client: request.client, scope: request.scope, v1Resource: request.version == .v1 ? request.resource : nil,
                          tenant: tenant, context: context)
     }
 
     /// Every permission `scope` (or a v1 `resource`) asks `client` for in `tenant`.
     package func askedPermissions(client: Application, scope: String, v1Resource: String? = nil, tenant: Tenant,
-                                  context: RequestContext) -> [DelegatedPermission]? {
+                                  context: RequestScope) -> [DelegatedPermission]? {
         let graph = cloud(for: context, tenant: tenant).graphResource
-        let directory = directory(for: context)
+        let directory = context.directory
         // v1: `scope` carries only its OpenID Connect meaning; the API is `resource` (IdentityProvider.userScopes).
         let text = v1Resource.map { resource in
             (ScopeRequest.words(scope).filter(ScopeRequest.isOpenIDScope) + [ScopeRequest.v1DefaultScope(resource)]).joined(separator: " ")
@@ -82,14 +82,14 @@ extension IdentityProvider {
 
     /// How the consent page words `permission` (Entra's user consent display names; Microsoft Graph permissions
     /// reference), with the API's name for scopes of an app or an Azure service.
-    package func permissionWords(_ permission: DelegatedPermission, tenant: Tenant?, context: RequestContext) -> String {
+    package func permissionWords(_ permission: DelegatedPermission, tenant: Tenant?, context: RequestScope) -> String {
         if permission.resourceID == APIResource.graphAppID {
             return Self.graphPermissionWords[permission.scope.lowercased()] ?? "\(permission.scope) (Microsoft Graph)"
         }
         if let azure = AzureResource.all.first(where: { $0.appID == permission.resourceID }) {
             return "Access \(azure.name) as you"
         }
-        let directory = directory(for: context)
+        let directory = context.directory
         let app = tenant.flatMap { directory.api(permission.resourceID, in: $0) }
         return "Access \(app?.displayName ?? permission.resourceID) (\(permission.scope))"
     }
@@ -130,8 +130,8 @@ extension IdentityProvider {
     /// as accepting the consent page would. The tenant is `tenant` (an ID or domain) or the username's domain's.
     /// Returns the user's grants for the app afterwards.
     package func grantConsent(username: String, clientID: String, scope: String, tenant segment: String?,
-                              context: RequestContext) -> Result<[ConsentGrant], ConsentRefusal> {
-        let directory = directory(for: context)
+                              context: RequestScope) -> Result<[ConsentGrant], ConsentRefusal> {
+        let directory = context.directory
         guard let tenant = segment.map({ directory.tenant($0) }) ?? directory.tenant(forUsername: username) else {
             return .failure(ConsentRefusal(reason: segment.map { "no configured tenant has the id or domain '\($0)'" }
                                            ?? "no configured tenant has the domain of '\(username)' (name one with 'tenant')"))

@@ -6,9 +6,9 @@ extension IdentityProvider {
     /// `appID` (`?appid=` on the discovery URL) is kept in `jwks_uri`, as Entra does so that an app with its own
     /// signing keys finds them (Microsoft Learn, "Access tokens", Validate the signature); this server signs every
     /// app's tokens with the same keys, so that key set is the tenant's.
-    package func openIDConfiguration(tenant segment: String, version: ProtocolVersion, context: RequestContext,
+    package func openIDConfiguration(tenant segment: String, version: ProtocolVersion, context: RequestScope,
                                     appID: String? = nil) -> Result<JSONValue, OAuthError> {
-        let directory = directory(for: context)
+        let directory = context.directory
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
@@ -96,8 +96,8 @@ extension IdentityProvider {
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not
     /// (docs/entra-behaviour.md, "Signing keys").
-    package func keySet(tenant segment: String, version: ProtocolVersion, context: RequestContext) -> Result<JSONValue, OAuthError> {
-        let directory = directory(for: context)
+    package func keySet(tenant segment: String, version: ProtocolVersion, context: RequestScope) -> Result<JSONValue, OAuthError> {
+        let directory = context.directory
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
@@ -118,7 +118,7 @@ extension IdentityProvider {
     /// default port): MSAL.js replaces the authority's host with `preferred_network`, so an entry must name the address
     /// the client really uses.
     package func instanceDiscovery(authorizationEndpoint: String?, servedHosts: Set<String>,
-                                  context: RequestContext) -> Result<JSONValue, OAuthError> {
+                                  context: RequestScope) -> Result<JSONValue, OAuthError> {
         var tenant = "common"
         var v1 = false
         if let endpoint = authorizationEndpoint {
@@ -151,9 +151,9 @@ extension IdentityProvider {
 
     /// `/common/userrealm/{username}`: managed for a domain of a tenant served on the request's host, unknown
     /// otherwise (docs/entra-behaviour.md, "User realm").
-    package func userRealm(username: String, context: RequestContext) -> JSONValue {
+    package func userRealm(username: String, context: RequestScope) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
-        guard let tenant = directory(for: context).tenant(domain), context.hostScope.serves(tenant) else {
+        guard let tenant = context.directory.tenant(domain), context.hostScope.serves(tenant) else {
             return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]
         }
         return [

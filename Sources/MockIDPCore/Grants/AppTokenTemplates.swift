@@ -6,7 +6,7 @@ import Synchronization
 /// same key parse to the same parameters, name the same client with the same secret, and ask for the same API.
 package struct TokenRequestKey: Hashable, Sendable {
     package var path: String
-    /// `RequestContext.baseURL` and `host`: they decide the cloud and the issuer.
+    /// `RequestScope.baseURL` and `host`: they decide the cloud and the issuer.
     package var baseURL: String
     package var host: String
     package var authorization: String?
@@ -195,8 +195,8 @@ final class AppTokenTemplateStore: Sendable {
 extension IdentityProvider {
     /// The answer to a client-credentials request answered before in this directory generation, with a new
     /// token; nil when there is none to give this way (the whole token path answers it then).
-    package func repeatedAppToken(_ key: TokenRequestKey, context: RequestContext) -> [UInt8]? {
-        let generation = directory(for: context).generation
+    package func repeatedAppToken(_ key: TokenRequestKey, context: RequestScope) -> [UInt8]? {
+        let generation = context.directory.generation
         guard let template = appTokenTemplates.template(key, generation: generation), controls.leaveTokensAlone else { return nil }
         return try? template.response(issuedAt: clock.now(), opaque: TokenFactory.OpaqueClaims(random))
     }
@@ -204,7 +204,7 @@ extension IdentityProvider {
     /// Keeps the template of a client-credentials answer for `request.key`, when the answer is one of those a
     /// template can give again (see `AppTokenTemplate`).
     func keepAppTokenTemplate(_ response: TokenResponse, token: String, request: TokenRequest, grant: Grant,
-                              factory: TokenFactory, context: RequestContext, directory: Directory) {
+                              factory: TokenFactory, context: RequestScope, directory: Directory) {
         guard let key = request.key, grant.clientAuthentication == .secret, context.claims == nil,
               factory.extraClaims.isEmpty, factory.tamper == nil,
               grant.applicationResource?.optionalAccessTokenClaims.isEmpty == true,

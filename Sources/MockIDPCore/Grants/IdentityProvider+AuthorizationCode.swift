@@ -5,7 +5,7 @@ extension IdentityProvider {
     /// redirect URI, before `tokens.codeLifetime` passes, and with the PKCE verifier when a challenge was sent
     /// (docs/entra-behaviour.md, "PKCE and authorization codes").
     func authorizationCode(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                           directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                           directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         let code = try parameters.required("code")
         guard let record = authorizationCodes.record(code), record.policy == nil else { throw .invalidAuthorizationCode() }
         guard let tenant = directory.tenant(record.tenantID) else { throw .invalidAuthorizationCode() }

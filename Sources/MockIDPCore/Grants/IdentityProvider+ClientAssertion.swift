@@ -16,7 +16,7 @@ extension IdentityProvider {
     /// Entra: a `jti` seen before is accepted. MSAL reuses one assertion for up to 540 seconds
     /// (`oauth2cli/assertion.py`), so refusing a replay would break every MSAL client.
     func checkClientAssertion(_ assertion: String, type: String?, client: Application, request: TokenRequest,
-                              tenant: Tenant, directory: Directory, context: RequestContext) throws(OAuthError) {
+                              tenant: Tenant, directory: Directory, context: RequestScope) throws(OAuthError) {
         guard let type else { throw .missingParameter("client_assertion_type") }
         guard type == Self.jwtBearerAssertionType else { throw .unsupportedClientAssertionType(type) }
         let jws: CompactJWS
@@ -72,7 +72,7 @@ extension IdentityProvider {
     /// The token endpoint URLs (v2 and v1) a client may name in `aud`, lower-case: on the host the client used and on
     /// the cloud's own login host, for the tenant as the request named it, by GUID and by each domain. The first is
     /// the v2 endpoint the request used, for messages.
-    func acceptedAssertionAudiences(request: TokenRequest, tenant: Tenant, context: RequestContext) -> [String] {
+    func acceptedAssertionAudiences(request: TokenRequest, tenant: Tenant, context: RequestScope) -> [String] {
         let cloud = self.cloud(for: context, tenant: tenant)
         var segments = [request.tenant, tenant.id] + tenant.domains
         segments = segments.map { $0.lowercased() }

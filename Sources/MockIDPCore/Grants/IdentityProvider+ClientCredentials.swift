@@ -4,7 +4,7 @@ extension IdentityProvider {
     /// `grant_type=client_credentials`: an app-only token for `{resource}/.default`, with `roles` from the
     /// client's `apiPermissions` that the API defines (docs/entra-behaviour.md, "Grants" and "Access tokens").
     func clientCredentials(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                           directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                           directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         guard let tenant = authority.specificTenant else { throw .noTenantInformation() }
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
                                                        directory: directory, context: context, requireCredential: true)

@@ -6,7 +6,7 @@ extension IdentityProvider {
     /// received (whose `aud` is that API) for a token to a downstream API, for the same user. The middle tier must
     /// hold `apiPermissions` for the downstream scopes: there is no user to ask for consent.
     func onBehalfOf(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                    directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                    directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         let use = try parameters.required("requested_token_use")
         guard use == "on_behalf_of" else { throw .unsupportedRequestedTokenUse(use) }
         let assertion = try parameters.required("assertion")

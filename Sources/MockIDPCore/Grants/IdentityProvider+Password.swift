@@ -1,7 +1,7 @@
 extension IdentityProvider {
     /// `grant_type=password` (ROPC): public and confidential clients; MFA users get AADSTS50076.
     func password(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                  directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                  directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         let username = try parameters.required("username")
         let tenant = try tenantForUser(authority, username: username, directory: directory)
         let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,

@@ -24,7 +24,7 @@ extension IdentityProvider {
     /// must be valid for the tenant; without `scope` the original scopes are used. A family refresh token (issued
     /// to a `foci` app) is redeemable by every family public client of the same tenant.
     func refreshToken(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                      directory: Directory, context: RequestContext) throws(OAuthError) -> TokenResponse {
+                      directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
         let token = try parameters.required("refresh_token")
         guard let record = refreshTokens.open(token), record.policy == nil else { throw .invalidRefreshToken() }
         guard let issuing = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }

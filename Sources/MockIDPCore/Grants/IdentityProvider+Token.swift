@@ -2,7 +2,7 @@ import MockIDPJOSE
 
 extension IdentityProvider {
     /// A grant's handler: checks the request and issues the tokens.
-    typealias GrantHandler = @Sendable (IdentityProvider) -> (TokenParameters, TokenRequest, Authority, Directory, RequestContext) throws(OAuthError) -> TokenResponse
+    typealias GrantHandler = @Sendable (IdentityProvider) -> (TokenParameters, TokenRequest, Authority, Directory, RequestScope) throws(OAuthError) -> TokenResponse
 
     /// The token endpoint's dispatch table: one handler per grant type, each in its own file under `Grants/`.
     static let grants: [GrantType: GrantHandler] = [
@@ -15,7 +15,7 @@ extension IdentityProvider {
     ]
 
     /// The token endpoint: checks the request in Entra's order and returns tokens or Entra's error.
-    package func token(_ request: TokenRequest, context: RequestContext) -> Result<TokenResponse, OAuthError> {
+    package func token(_ request: TokenRequest, context: RequestScope) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
             let parameters = try TokenParameters(request)
             var context = context
@@ -23,11 +23,9 @@ extension IdentityProvider {
                 guard let parsed = ClaimsRequest(json: claims) else { throw .invalidClaimsParameter() }
                 context.claims = parsed
             }
-            let directory = directory(for: context)
-            switch context.dialect ?? b2cAuthority(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, directory: directory) {
-            case .failure(let error): throw error
-            case .success(let b2c?): return .success(try b2cToken(parameters, request: request, authority: b2c, directory: directory, context: context))
-            case .success(nil): break
+            let directory = context.directory
+            if let b2c = context.b2c {
+                return .success(try b2cToken(parameters, request: request, authority: b2c, directory: directory, context: context))
             }
             let name = try parameters.required("grant_type")
             guard let authority = Authority(segment: request.tenant, directory: directory) else {
@@ -45,7 +43,7 @@ extension IdentityProvider {
     /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic, or a client
     /// assertion: signed with a registered certificate, or a federated token). Returns the client and how it authenticated.
     func checkClient(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant, directory: Directory,
-                     context: RequestContext, requireCredential: Bool) throws(OAuthError) -> (Application, ClientAuthenticationMethod) {
+                     context: RequestScope, requireCredential: Bool) throws(OAuthError) -> (Application, ClientAuthenticationMethod) {
         guard let clientID = parameters["client_id"] ?? request.basicCredentials?.clientID else {
             throw .missingParameter("client_id")
         }
@@ -105,7 +103,7 @@ extension IdentityProvider {
     /// Microsoft Learn, "Authorize access to Azure AD web applications using the OAuth 2.0 code grant flow" (v1):
     /// `resource` "is required in one of either the authorization or token requests", and `scope` is ignored.
     func userScopes(_ parameters: TokenParameters, request: TokenRequest, stored: String?, storedResource: String? = nil,
-                    tenant: Tenant, directory: Directory, context: RequestContext) throws(OAuthError) -> ScopeRequest {
+                    tenant: Tenant, directory: Directory, context: RequestScope) throws(OAuthError) -> ScopeRequest {
         let graph = cloud(for: context, tenant: tenant).graphResource
         if request.version == .v1, let resource = parameters["resource"] ?? storedResource {
             return try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
@@ -118,7 +116,7 @@ extension IdentityProvider {
 
     /// Builds the token response for a user grant (docs/entra-behaviour.md, "Token responses"): v2's shape, or v1's for
     /// the v1 endpoint (numbers as strings, `expires_on`, `not_before`, `resource`, and the granted scopes in `scope`).
-    func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, directory: Directory, context: RequestContext,
+    func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, directory: Directory, context: RequestScope,
                            version: ProtocolVersion) throws(OAuthError) -> TokenResponse {
         guard let scopes = grant.scopes else { preconditionFailure("user grants carry scopes") }
         if let refusal = checkHost(serves: tenant, context: context) { throw refusal }

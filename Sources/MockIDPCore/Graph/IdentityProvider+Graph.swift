@@ -4,8 +4,8 @@ import MockIDPJOSE
 /// code makes right after a sign-in, behind Graph's token and permission checks.
 extension IdentityProvider {
     /// Answers `request`, in Graph's order: the bearer token, the path, the permission, the query options, the call.
-    package func graph(_ request: GraphRequest, context: RequestContext) -> Result<GraphResponse, OAuthError> {
-        let directory = directory(for: context)
+    package func graph(_ request: GraphRequest, context: RequestScope) -> Result<GraphResponse, OAuthError> {
+        let directory = context.directory
         let caller: GraphCaller
         switch graphCaller(request.bearerToken, directory: directory, context: context) {
         case .success(let c): caller = c
@@ -52,7 +52,7 @@ extension IdentityProvider {
     /// The token's caller, checked as Graph checks it: a JWT, signed by this server, for Graph (its app ID or the
     /// Graph URL of the token's cloud), unexpired, of a tenant this server has, in the cloud whose Graph host the
     /// request came to.
-    func graphCaller(_ token: String?, directory: Directory, context: RequestContext) -> Result<GraphCaller, OAuthError> {
+    func graphCaller(_ token: String?, directory: Directory, context: RequestScope) -> Result<GraphCaller, OAuthError> {
         guard let token, !token.isEmpty else { return .failure(.graphTokenMissing()) }
         guard let jws = try? CompactJWS(token) else { return .failure(.graphTokenMalformed()) }
         guard let kid = jws.header["kid"]?.stringValue, let key = directory.signingKeys.first(where: { $0.keyID == kid }),

@@ -13,7 +13,7 @@ extension IdentityProvider {
     /// resource signed with the identity's tenant's key, in the version the resource accepts. `identityHeader` is the
     /// App Service secret (`--identity-header`).
     package func managedIdentityToken(_ request: ManagedIdentityRequest, identityHeader: String,
-                                      context: RequestContext) -> Result<JSONValue, OAuthError> {
+                                      context: RequestScope) -> Result<JSONValue, OAuthError> {
         do throws(OAuthError) {
             return .success(try issueManagedIdentityToken(request, identityHeader: identityHeader, context: context))
         } catch {
@@ -22,14 +22,14 @@ extension IdentityProvider {
     }
 
     private func issueManagedIdentityToken(_ request: ManagedIdentityRequest, identityHeader: String,
-                                           context: RequestContext) throws(OAuthError) -> JSONValue {
+                                           context: RequestScope) throws(OAuthError) -> JSONValue {
         let host = request.host
         try checkHostHeader(request, identityHeader: identityHeader)
         let parameters = try Self.singleValued(request.parameters, host: host)
         try checkAPIVersion(parameters["api-version"], host: host)
         guard let resource = parameters["resource"], !resource.isEmpty else { throw .managedIdentityParameterMissing("resource", host: host) }
         let selector = try Self.selector(request, parameters)
-        let directory = directory(for: context)
+        let directory = context.directory
         guard let (identity, tenant) = directory.managedIdentity(selector) else { throw .managedIdentityNotFound(selector, host: host) }
         let scopes = try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory,
                                       graphResource: Cloud.named(tenant.cloud).graphResource)

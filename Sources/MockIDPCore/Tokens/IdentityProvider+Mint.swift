@@ -74,12 +74,12 @@ extension IdentityProvider {
 
     private func mintToken(_ request: MintRequest,
                            tamper: (@Sendable (TokenKind, (String) -> Bool) -> TokenDefect?)?) throws(OAuthError) -> String {
-        let directory = snapshot()
+        let context = scope(RequestHost(baseURL: request.baseURL, host: Self.host(of: request.baseURL)))
+        let directory = context.directory
         guard let tenant = directory.tenant(request.tenant) else { throw .tenantNotFound(request.tenant, forDiscovery: false) }
         guard let client = directory.app(request.clientID, in: tenant) else {
             throw .unknownClient(request.clientID, tenant: tenant.id)
         }
-        let context = RequestContext(baseURL: request.baseURL, host: Self.host(of: request.baseURL))
         var factory = tokenFactory(directory, context, tenant: tenant, lifetime: request.lifetime)
         factory.tamper = tamper
         let overriding = try Self.claims(request.claims)

@@ -6,7 +6,7 @@ struct TokenFactory {
     let cloud: Cloud
     /// `scheme://host[:port]` the request came to (B2C issuers name it).
     let baseURL: String
-    /// `scheme://host` of Entra's v2 issuers (`RequestContext.issuerBaseURL`).
+    /// `scheme://host` of Entra's v2 issuers (`RequestScope.issuerBaseURL`).
     let issuerBaseURL: String
     let lifetime: Int
     let random: RandomSource
