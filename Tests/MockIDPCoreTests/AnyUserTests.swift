@@ -18,7 +18,7 @@ import Testing
 
     private func signIn(_ username: String, _ password: String = "anything", tenant: String = "organizations",
                         claims: ClaimSet? = nil) -> Result<(User, Tenant), OAuthError> {
-        provider.verifyPassword(username: username, password: password, tenantSegment: tenant, claims: claims)
+        provider.verifyPassword(username: username, password: password, tenantSegment: tenant, claims: claims, directory: provider.snapshot())
     }
 
     @Test("any name in the tenant's domains signs in with any password, as a user with the derived oid")
@@ -31,7 +31,7 @@ import Testing
             Issue.record("refused the second time"); return
         }
         #expect(again.objectID == user.objectID)
-        #expect(provider.pickableUsers(tenantSegment: Fixtures.contosoID).contains { $0.user.username == "zoe@contoso.com" })
+        #expect(provider.pickableUsers(tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).contains { $0.user.username == "zoe@contoso.com" })
     }
 
     @Test("configured users keep their passwords; names outside the domains and unknown tenants stay refused")
@@ -50,10 +50,10 @@ import Testing
     @Test("a tenant without anyUser makes nobody")
     func offByDefault() {
         let plain = Fixtures.provider()
-        #expect(plain.verifyPassword(username: "zoe@contoso.onmicrosoft.com", password: "x", tenantSegment: "organizations")
+        #expect(plain.verifyPassword(username: "zoe@contoso.onmicrosoft.com", password: "x", tenantSegment: "organizations", directory: plain.snapshot())
             .failure?.aadsts == 50034)
-        #expect(plain.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral).isEmpty)
-        #expect(provider.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral).map(\.id) == [Fixtures.contosoID])
+        #expect(plain.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral, directory: plain.snapshot()).isEmpty)
+        #expect(provider.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral, directory: provider.snapshot()).map(\.id) == [Fixtures.contosoID])
     }
 
     @Test("each sign-in's claims replace the last ones and reach the tokens; a configured user cannot bring any")
@@ -106,7 +106,7 @@ import Testing
                               ("scope", "openid")] + extra
             switch provider.checkAuthorization(AuthorizationRequest(tenant: "organizations", parameters: parameters.map { (name: $0.0, value: $0.1) })) {
             case .signIn(let request):
-                switch provider.interaction(for: request, sessionID: nil, hostScope: .neutral) {
+                switch provider.interaction(for: request, sessionID: nil, hostScope: .neutral, directory: provider.snapshot()) {
                 case .headlessSignIn(let user, _): return "headless \(user.username) \(ClaimValue.object(user.claims).jsonString)"
                 case .signInPage: return "page"
                 default: return "other"

@@ -27,14 +27,14 @@ import Testing
         #expect(poll(provider, device).error?.error == "slow_down")
         clock.advance(by: 5)
         #expect(poll(provider, device).error?.error == "authorization_pending")
-        let pending = try #require(provider.deviceLogin(userCode: user.lowercased()))
+        let pending = try #require(provider.deviceLogin(userCode: user.lowercased(), directory: provider.snapshot()))
         #expect(pending.client.clientID == Fixtures.mobile)
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         provider.completeDeviceLogin(userCode: pending.userCode, user: tenant.users[0], tenant: tenant)
         clock.advance(by: 5)
         #expect(Fixtures.claims(poll(provider, device).body?["id_token"]?.stringValue)["oid"] == .string(Fixtures.aliceOID))
         #expect(poll(provider, device).error?.error == "bad_verification_code")
-        #expect(provider.deviceLogin(userCode: user) == nil)
+        #expect(provider.deviceLogin(userCode: user, directory: provider.snapshot()) == nil)
     }
 
     @Test("a declined or expired code ends polling; unknown codes and clients are refused")

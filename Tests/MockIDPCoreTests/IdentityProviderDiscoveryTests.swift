@@ -102,11 +102,11 @@ import Testing
             ("grant_type", "password"), ("client_id", Fixtures.mobile), ("username", "alice@contoso.onmicrosoft.com"),
             ("password", "alice-password"), ("scope", "User.Read openid profile email"),
         ]).body
-        guard case .success(let info) = provider.userInfo(bearerToken: body?["access_token"]?.stringValue) else {
+        guard case .success(let info) = provider.userInfo(bearerToken: body?["access_token"]?.stringValue, directory: provider.snapshot()) else {
             Issue.record("userinfo failed"); return
         }
         #expect(info["name"] == "Alice Adams" && info["email"] == "alice@contoso.com")
-        guard case .failure(let e) = provider.userInfo(bearerToken: "a.b.c") else { Issue.record("expected failure"); return }
+        guard case .failure(let e) = provider.userInfo(bearerToken: "a.b.c", directory: provider.snapshot()) else { Issue.record("expected failure"); return }
         #expect(e.status == 401)
     }
 

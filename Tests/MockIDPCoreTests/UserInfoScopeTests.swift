@@ -17,7 +17,7 @@ import Testing
     }
 
     func userInfo(_ scope: String) throws -> JSONObject {
-        guard case .success(let info) = provider.userInfo(bearerToken: try token(scope)) else {
+        guard case .success(let info) = provider.userInfo(bearerToken: try token(scope), directory: provider.snapshot()) else {
             Issue.record("userinfo refused \(scope)"); return [:]
         }
         return info.objectValue ?? [:]

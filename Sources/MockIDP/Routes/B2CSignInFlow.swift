@@ -55,7 +55,7 @@ struct B2CSignInFlow {
         switch action {
         case "signin" where kind.offersSignIn:
             let username = field("username")
-            switch provider.verifyPassword(username: username, password: field("password"), tenantSegment: validated.tenantSegment) {
+            switch provider.verifyPassword(username: username, password: field("password"), tenantSegment: validated.tenantSegment, directory: base.context.directory) {
             case .failure(let error):
                 base.handlers.logger.debug("B2C sign-in page: \(error.reason)")
                 // B2C's texts for a wrong password and an unknown account.
@@ -74,24 +74,24 @@ struct B2CSignInFlow {
         case "signup" where kind.offersSignUp:
             switch provider.b2cSignUp(email: field("email"), password: field("newPassword"), reenteredPassword: field("reenterPassword"),
                                       displayName: field("displayName"), givenName: field("givenName"), surname: field("surname"),
-                                      authority: authority) {
+                                      authority: authority, directory: base.context.directory) {
             case .failure(let problem): return signUpPage(email: fields["email"], error: problem.message, values: fields)
             case .success(let user): return signInAndComplete(user, newUser: true)
             }
         case "reset" where kind == .passwordReset:
             switch provider.b2cResetPassword(email: field("email"), newPassword: field("newPassword"),
-                                             reenteredPassword: field("reenterPassword"), authority: authority) {
+                                             reenteredPassword: field("reenterPassword"), authority: authority, directory: base.context.directory) {
             case .failure(let problem): return resetPage(email: fields["email"], error: problem.message)
             case .success(let user): return signInAndComplete(user, newUser: false)
             }
         case "profile" where kind == .profileEdit:
             let username = field("mockidp_account").lowercased()
-            guard let entry = provider.sessionAccounts(base.sessionID, tenantSegment: validated.tenantSegment)
+            guard let entry = provider.sessionAccounts(base.sessionID, tenantSegment: validated.tenantSegment, directory: base.context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) else {
                 return signInPage(username: fields["mockidp_account"], error: nil)
             }
             switch provider.b2cEditProfile(entry.user, displayName: field("displayName"), givenName: field("givenName"),
-                                           surname: field("surname"), authority: authority) {
+                                           surname: field("surname"), authority: authority, directory: base.context.directory) {
             case .failure(let problem): return profilePage(for: entry.user, error: problem.message)
             case .success(let user):
                 return base.complete(user: user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: base.sessionID)

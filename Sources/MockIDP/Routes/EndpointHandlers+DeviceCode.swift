@@ -25,13 +25,13 @@ extension EndpointHandlers {
         guard let token = fields["mockidp_form_token"], token == cookies[Self.formCookie] else {
             return errorPage(.formTokenMismatch(), context: context)
         }
-        guard let pending = provider.deviceLogin(userCode: fields["user_code"] ?? "") else {
+        guard let pending = provider.deviceLogin(userCode: fields["user_code"] ?? "", directory: context.directory) else {
             return page("devicecode", ["error": "That code didn't work. Check the code and try again."], hidden: [],
                         request: request, cookies: cookies)
         }
         let session = cookies[Self.sessionCookie]
         func signInPage(_ username: String?, error: String?) -> HTTPResponse {
-            let accounts = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
+            let accounts = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
             var tiles: [[String: Any]] = []
             for (i, entry) in accounts.enumerated() {
                 tiles.append(["index": i, "username": entry.user.username, "name": entry.user.name ?? entry.user.username, "signedIn": true])
@@ -69,7 +69,7 @@ extension EndpointHandlers {
         switch fields["mockidp_action"] {
         case "signin":
             switch provider.verifyPassword(username: fields["username"] ?? "", password: fields["password"] ?? "",
-                                           tenantSegment: pending.tenantSegment) {
+                                           tenantSegment: pending.tenantSegment, directory: context.directory) {
             case .failure(let error):
                 logger.debug("device sign-in page: \(error.reason)")
                 return signInPage(fields["username"], error: "Your account or password is incorrect.")
@@ -79,7 +79,7 @@ extension EndpointHandlers {
             }
         case "pick":
             let username = (fields["username"] ?? "").lowercased()
-            if let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
+            if let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) {
                 return proceed(entry.user, entry.tenant, newSession: nil)
             }
@@ -89,7 +89,7 @@ extension EndpointHandlers {
         case "consent":
             guard fields["consent"] == "accept" else { return decline() }
             let username = (fields["mockidp_account"] ?? "").lowercased()
-            guard let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment)
+            guard let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) else { return signInPage(fields["mockidp_account"], error: nil) }
             if let asked = provider.askedPermissions(client: pending.client, scope: pending.scope, tenant: entry.tenant, context: context) {
                 provider.consents.grant(asked, client: pending.client, user: entry.user, tenant: entry.tenant)

@@ -315,7 +315,7 @@ struct EndpointHandlers: Sendable {
     // MARK: userinfo
 
     func userInfo(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse {
-        switch provider.userInfo(bearerToken: Self.bearerToken(request)) {
+        switch provider.userInfo(bearerToken: Self.bearerToken(request), directory: context.directory) {
         case .success(let info): return HTTPResponse.json(info.serialized())
         case .failure(let error):
             var r = oauthError(error, context: context)

@@ -17,11 +17,11 @@ struct SignInFlow {
     var sessionID: String? { cookies[EndpointHandlers.sessionCookie] }
 
     /// Session accounts that may answer this request: matching `login_hint` when given, and fresh enough for `max_age`.
-    var usableAccounts: [SessionEntry] { provider.usableSessionAccounts(validated, sessionID: sessionID) }
+    var usableAccounts: [SessionEntry] { provider.usableSessionAccounts(validated, sessionID: sessionID, directory: context.directory) }
 
     /// A request arriving from the client: Core's interaction decision, as a page or a response.
     func start() -> HTTPResponse {
-        switch provider.interaction(for: validated, sessionID: sessionID, hostScope: context.hostScope) {
+        switch provider.interaction(for: validated, sessionID: sessionID, hostScope: context.hostScope, directory: context.directory) {
         case .answer(let entry):
             return proceed(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         case .headlessSignIn(let user, let tenant):
@@ -53,7 +53,7 @@ struct SignInFlow {
                 }
             }
             switch provider.verifyPassword(username: username, password: fields["password"] ?? "", tenantSegment: validated.tenantSegment,
-                                           claims: claims) {
+                                           claims: claims, directory: context.directory) {
             case .failure(let error):
                 handlers.logger.debug("sign-in page: \(error.reason)")
                 let message = error.aadsts == 50126 ? "Your account or password is incorrect. If you don't remember your password, reset it now."
@@ -76,7 +76,7 @@ struct SignInFlow {
                 return handlers.deliverError(.consentDeclined(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
             }
             let username = (fields["mockidp_account"] ?? "").lowercased()
-            guard let entry = provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment)
+            guard let entry = provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment, directory: context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) else {
                 return signInPage(username: fields["mockidp_account"], error: nil, offerSessionAccounts: false)
             }
@@ -138,12 +138,12 @@ struct SignInFlow {
     }
 
     /// The tenants this page makes users on the fly for.
-    var anyUserTenants: [Tenant] { provider.tenantsMakingUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope) }
+    var anyUserTenants: [Tenant] { provider.tenantsMakingUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope, directory: context.directory) }
 
     func signInPage(username: String?, error: String?, offerSessionAccounts: Bool, claims: String? = nil) -> HTTPResponse {
-        let signedIn = Set(provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment).map { $0.account.username.lowercased() })
+        let signedIn = Set(provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment, directory: context.directory).map { $0.account.username.lowercased() })
         var tiles: [[String: Any]] = []
-        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope).enumerated() {
+        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope, directory: context.directory).enumerated() {
             let isSignedIn = signedIn.contains(entry.user.username.lowercased())
             if !offerSessionAccounts, !isSignedIn, validated.prompt == .login { continue }
             tiles.append(["index": index, "username": entry.user.username, "name": entry.user.name ?? entry.user.username,

@@ -59,10 +59,9 @@ extension IdentityProvider {
     }
 
     /// The pending request for a user code typed at `/devicelogin`, or nil when it is unknown, used or expired.
-    package func deviceLogin(userCode: String) -> DeviceLoginRequest? {
+    package func deviceLogin(userCode: String, directory: Directory) -> DeviceLoginRequest? {
         let code = userCode.uppercased().filter { !$0.isWhitespace && $0 != "-" }
         guard let record = deviceCodes.pending(userCode: code, now: clock.now()) else { return nil }
-        let directory = snapshot()
         guard let authority = Authority(segment: record.tenantSegment, directory: directory),
               let client = authorizationClient(record.clientID, authority: authority, directory: directory) else { return nil }
         return DeviceLoginRequest(userCode: code, client: client, tenantSegment: record.tenantSegment, scope: record.scope)

@@ -4,8 +4,7 @@ extension IdentityProvider {
     /// Checks a username and password typed into the sign-in page for the tenant of the request
     /// (`common`/`organizations`: the tenant of the username's domain).
     package func verifyPassword(username: String, password: String, tenantSegment: String,
-                                claims: ClaimSet? = nil) -> Result<(User, Tenant), OAuthError> {
-        let directory = snapshot()
+                                claims: ClaimSet? = nil, directory: Directory) -> Result<(User, Tenant), OAuthError> {
         guard let authority = Authority(segment: tenantSegment, directory: directory) else {
             return .failure(.tenantNotFound(tenantSegment, forDiscovery: false))
         }
@@ -22,9 +21,8 @@ extension IdentityProvider {
     package func newSessionID() -> String { Base64URL.encode(random.bytes(32)) }
 
     /// The accounts of a browser session that still exist and may sign in to `tenantSegment`.
-    package func sessionAccounts(_ sessionID: String?, tenantSegment: String) -> [(account: SessionAccount, user: User, tenant: Tenant)] {
+    package func sessionAccounts(_ sessionID: String?, tenantSegment: String, directory: Directory) -> [(account: SessionAccount, user: User, tenant: Tenant)] {
         let accounts = sessions.accounts(sessionID)
-        let directory = snapshot()
         let authority = Authority(segment: tenantSegment, directory: directory)
         return accounts.compactMap { account in
             guard let tenant = directory.tenant(account.tenantID), let user = directory.user(account.username, in: tenant),
@@ -36,14 +34,13 @@ extension IdentityProvider {
 
     /// Whether `name` (a `login_hint`) names `user` of `tenant`: the username, or for a guest the name they use at home
     /// (Entra: a B2B guest is hinted, and signs in, with their own account's name).
-    package func isNamed(_ name: String, user: User, in tenant: Tenant) -> Bool {
-        user.username.lowercased() == name.lowercased() || snapshot().user(name, in: tenant)?.objectID == user.objectID
+    package func isNamed(_ name: String, user: User, in tenant: Tenant, directory: Directory) -> Bool {
+        user.username.lowercased() == name.lowercased() || directory.user(name, in: tenant)?.objectID == user.objectID
     }
 
     /// Users the sign-in page offers to pick from: the tenant's, or every tenant's for common/organizations.
     /// At a cloud's host (`hostScope`), common/organizations offer only that cloud's users.
-    package func pickableUsers(tenantSegment: String, hostScope: HostScope = .neutral) -> [(user: User, tenant: Tenant)] {
-        let directory = snapshot()
+    package func pickableUsers(tenantSegment: String, hostScope: HostScope = .neutral, directory: Directory) -> [(user: User, tenant: Tenant)] {
         switch Authority(segment: tenantSegment, directory: directory) {
         case .tenant(let t): return t.users.map { ($0, t) }
         case .common, .organizations:

@@ -25,10 +25,10 @@ package struct SessionEntry: Sendable {
 extension IdentityProvider {
     /// The session's accounts that may answer `request`: those `login_hint` names when given, signed in recently
     /// enough for `max_age`.
-    package func usableSessionAccounts(_ request: ValidatedAuthorization, sessionID: String?) -> [SessionEntry] {
+    package func usableSessionAccounts(_ request: ValidatedAuthorization, sessionID: String?, directory: Directory) -> [SessionEntry] {
         let now = clock.now()
-        return sessionAccounts(sessionID, tenantSegment: request.tenantSegment).compactMap { entry in
-            if let hint = request.loginHint, !isNamed(hint, user: entry.user, in: entry.tenant) { return nil }
+        return sessionAccounts(sessionID, tenantSegment: request.tenantSegment, directory: directory).compactMap { entry in
+            if let hint = request.loginHint, !isNamed(hint, user: entry.user, in: entry.tenant, directory: directory) { return nil }
             if let maxAge = request.maxAge, now - entry.account.authTime > maxAge { return nil }
             return SessionEntry(account: entry.account, user: entry.user, tenant: entry.tenant)
         }
@@ -36,8 +36,8 @@ extension IdentityProvider {
 
     /// Entra's decision for a browser arriving with `request` and the session `sessionID` (nil: no cookie), on a
     /// host of `hostScope`.
-    package func interaction(for request: ValidatedAuthorization, sessionID: String?, hostScope: HostScope) -> Interaction {
-        let accounts = usableSessionAccounts(request, sessionID: sessionID)
+    package func interaction(for request: ValidatedAuthorization, sessionID: String?, hostScope: HostScope, directory: Directory) -> Interaction {
+        let accounts = usableSessionAccounts(request, sessionID: sessionID, directory: directory)
         let only = accounts.count == 1 ? accounts.first : nil
         switch request.prompt {
         case .none?:
@@ -50,15 +50,15 @@ extension IdentityProvider {
             return only.map(Interaction.consentPage) ?? .signInPage(username: request.loginHint, offerSessionAccounts: true)
         case nil:
             if request.client.headlessSignIn, let hint = request.loginHint,
-               let entry = pickableUsers(tenantSegment: request.tenantSegment, hostScope: hostScope)
-                   .first(where: { isNamed(hint, user: $0.user, in: $0.tenant) }) {
+               let entry = pickableUsers(tenantSegment: request.tenantSegment, hostScope: hostScope, directory: directory)
+                   .first(where: { isNamed(hint, user: $0.user, in: $0.tenant, directory: directory) }) {
                 return .headlessSignIn(user: entry.user, tenant: entry.tenant)
             }
             // mockidp's own: `login_hint` and a `claims` parameter with claims of its own sign a user made on the fly
             // in without a page (the claims request members Entra reads are left to the token step).
             if let hint = request.loginHint, let claims = request.signInClaims,
-               let tenant = tenantMakingUsers(hint, tenantSegment: request.tenantSegment, hostScope: hostScope),
-               let user = userOnTheFly(hint, tenant: tenant, claims: claims) {
+               let tenant = tenantMakingUsers(hint, tenantSegment: request.tenantSegment, hostScope: hostScope, directory: directory),
+               let user = userOnTheFly(hint, tenant: tenant, claims: claims, directory: directory) {
                 return .headlessSignIn(user: user, tenant: tenant)
             }
             return only.map(Interaction.answer) ?? .signInPage(username: request.loginHint, offerSessionAccounts: true)

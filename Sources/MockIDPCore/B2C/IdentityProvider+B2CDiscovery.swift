@@ -31,9 +31,9 @@ extension IdentityProvider {
 
     /// A B2C policy's key set: `kid`, `nbf`, `use`, `kty`, `e`, `n`, without Entra's `x5t`, `x5c` and `issuer`
     /// (docs/entra-behaviour.md, "Signing keys").
-    package func b2cKeySet(_ authority: B2CAuthority) -> Result<JSONValue, OAuthError> {
+    package func b2cKeySet(_ authority: B2CAuthority, directory: Directory) -> Result<JSONValue, OAuthError> {
         var keys: [JSONValue] = []
-        for key in snapshot().signingKeys {
+        for key in directory.signingKeys {
             guard let (modulus, exponent) = key.certificate.publicKey.rsaComponents else {
                 return .failure(OAuthError(error: "server_error", message: "The key set could not be built.", status: 500,
                                            reason: "a signing key is not RSA"))

@@ -11,12 +11,12 @@ package struct SelfAssertedProblem: Error, Sendable, Equatable {
 extension IdentityProvider {
     /// Signs a new local account up in the policy's tenant: the e-mail address is the sign-in name.
     package func b2cSignUp(email: String, password: String, reenteredPassword: String, displayName: String,
-                          givenName: String, surname: String, authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
+                          givenName: String, surname: String, authority: B2CAuthority, directory: Directory) -> Result<User, SelfAssertedProblem> {
         let email = email.trimmingSpaces()
         guard Self.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
         if let problem = Self.passwordProblem(password, reentered: reenteredPassword) { return .failure(problem) }
         let tenant = authority.tenant
-        guard snapshot().user(email, in: tenant) == nil else {
+        guard directory.user(email, in: tenant) == nil else {
             return .failure(SelfAssertedProblem(message: "A user with the specified ID already exists. Please choose a different one."))
         }
         var claims = JSONObject()
@@ -31,8 +31,8 @@ extension IdentityProvider {
 
     /// Sets a new password for an existing local account (B2C would first verify the e-mail address by a code).
     package func b2cResetPassword(email: String, newPassword: String, reenteredPassword: String,
-                                 authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
-        guard var user = snapshot().user(email.trimmingSpaces(), in: authority.tenant) else {
+                                 authority: B2CAuthority, directory: Directory) -> Result<User, SelfAssertedProblem> {
+        guard var user = directory.user(email.trimmingSpaces(), in: authority.tenant) else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
         }
         if let problem = Self.passwordProblem(newPassword, reentered: reenteredPassword) { return .failure(problem) }
@@ -43,8 +43,8 @@ extension IdentityProvider {
 
     /// Changes the display name, given name and surname of a signed-in user.
     package func b2cEditProfile(_ user: User, displayName: String, givenName: String, surname: String,
-                               authority: B2CAuthority) -> Result<User, SelfAssertedProblem> {
-        guard var current = snapshot().user(user.username, in: authority.tenant), current.objectID == user.objectID else {
+                               authority: B2CAuthority, directory: Directory) -> Result<User, SelfAssertedProblem> {
+        guard var current = directory.user(user.username, in: authority.tenant), current.objectID == user.objectID else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
         }
         guard !displayName.isEmpty else { return .failure(SelfAssertedProblem(message: "Display Name is required.")) }

@@ -72,7 +72,7 @@ extension IdentityProvider {
             if let claims, !claims.isEmpty { throw .signInClaimsForListedUser(user.username) }
             return user
         }
-        guard let user = userOnTheFly(username, tenant: tenant, claims: claims) else {
+        guard let user = userOnTheFly(username, tenant: tenant, claims: claims, directory: directory) else {
             throw .unknownUser(username, tenant: tenant.displayName)
         }
         return user
@@ -80,8 +80,7 @@ extension IdentityProvider {
 
     /// The tenants a sign-in page for `tenantSegment` on a host of `hostScope` makes users for: the page then
     /// says which domains, and offers the claims field.
-    package func tenantsMakingUsers(tenantSegment: String, hostScope: HostScope) -> [Tenant] {
-        let directory = snapshot()
+    package func tenantsMakingUsers(tenantSegment: String, hostScope: HostScope, directory: Directory) -> [Tenant] {
         switch Authority(segment: tenantSegment, directory: directory) {
         case .tenant(let t): return t.signIn.anyUser ? [t] : []
         case .common, .organizations: return directory.configuration.tenants.filter { $0.signIn.anyUser && hostScope.serves($0) }
@@ -91,8 +90,7 @@ extension IdentityProvider {
 
     /// The tenant of the request (`common`, `organizations`: the one of the name's domain that this host serves)
     /// when it makes users on the fly for `username`.
-    func tenantMakingUsers(_ username: String, tenantSegment: String, hostScope: HostScope) -> Tenant? {
-        let directory = snapshot()
+    func tenantMakingUsers(_ username: String, tenantSegment: String, hostScope: HostScope, directory: Directory) -> Tenant? {
         let tenant: Tenant?
         switch Authority(segment: tenantSegment, directory: directory) {
         case .tenant(let t): tenant = t
@@ -104,9 +102,9 @@ extension IdentityProvider {
 
     /// The user made on the fly for `username` in `tenant` (nil when the tenant does not make one), added to the
     /// served directory or updated with `claims`; the control API's reset removes it again.
-    package func userOnTheFly(_ username: String, tenant: Tenant, claims: ClaimSet?) -> User? {
+    package func userOnTheFly(_ username: String, tenant: Tenant, claims: ClaimSet?, directory: Directory) -> User? {
         guard Self.makesUserOnTheFly(username, in: tenant) else { return nil }
-        let existing = snapshot().user(username, in: tenant)
+        let existing = directory.user(username, in: tenant)
         if let existing, !existing.isMadeOnTheFly { return nil }
         let local = String(username[..<(username.lastIndex(of: "@") ?? username.endIndex)])
         var user = existing ?? User(username: username.lowercased(), password: "", name: local,

@@ -13,10 +13,9 @@ extension IdentityProvider {
         return audiences
     }()
 
-    package func userInfo(bearerToken: String?) -> Result<JSONValue, OAuthError> {
+    package func userInfo(bearerToken: String?, directory: Directory) -> Result<JSONValue, OAuthError> {
         guard let bearerToken else { return .failure(.invalidAccessToken("no bearer token")) }
         guard let jws = try? CompactJWS(bearerToken) else { return .failure(.invalidAccessToken("the token is not a JWT")) }
-        let directory = snapshot()
         guard let kid = jws.header["kid"]?.stringValue, let key = directory.signingKeys.first(where: { $0.keyID == kid }),
               jws.verify(with: key.certificate.publicKey) else {
             return .failure(.invalidAccessToken("the token was not signed by this server"))
