@@ -221,7 +221,7 @@ package struct AuthorizationChecks {
         if let m = method, m != "S256", m != "plain" { throw fail(.invalidCodeChallengeMethod(m)) }
         if challenge == nil, method != nil { throw fail(.missingParameter("code_challenge")) }
         if challenge != nil, method == nil { method = "plain" }   // RFC 7636 §4.3
-        if let challenge, !(43...128).contains(challenge.utf8.count) || !challenge.utf8.allSatisfy(IdentityProvider.isPKCECharacter) {
+        if let challenge, !(43...128).contains(challenge.utf8.count) || !challenge.utf8.allSatisfy(PKCE.isCharacter) {
             throw fail(.invalidParameter("code_challenge", "must be 43 to 128 characters of [A-Za-z0-9-._~]"))
         }
         if client.type == .spa || client.requirePKCE, challenge == nil, types.contains(.code) { throw fail(.pkceRequired()) }

@@ -95,11 +95,6 @@ extension IdentityProvider {
     func homeTenant(of client: Application, directory: Directory) -> Tenant? {
         directory.configuration.tenants.first { $0.apps.contains { $0.clientID == client.clientID } }
     }
-
-    static func isPKCECharacter(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-            || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")
-    }
 }
 
 extension IdentityProvider {

@@ -73,24 +73,4 @@ extension IdentityProvider {
         deviceCodes.decide(userCode: userCode, approval: approval)
     }
 
-    /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`: the client's polls (RFC 8628 §3.5).
-    func deviceCodeGrant(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                         directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
-        // MSAL sends the device code as both `device_code` and `code`.
-        guard let deviceCode = parameters["device_code"] ?? parameters["code"] else { throw .missingParameter("device_code") }
-        let clientID = try parameters.required("client_id")
-        let now = clock.now()
-        let record = try deviceCodes.poll(deviceCode, clientID: clientID, now: now)
-        guard case .approved(let objectID, let username, let tenantID) = record.status,
-              let tenant = directory.tenant(tenantID) else { throw .badVerificationCode() }
-        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant, directory: directory, context: context,
-                                                       requireCredential: true)
-        guard let user = directory.user(username, in: tenant), user.objectID == objectID else { throw .refreshTokenUserGone() }
-        let scopes = try userScopes(parameters, request: request, stored: record.scope, storedResource: record.resource,
-                                    tenant: tenant, directory: directory, context: context)
-        let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
-                          applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
-                          includeClientInfo: parameters["client_info"] == "1")
-        return try userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
-    }
 }

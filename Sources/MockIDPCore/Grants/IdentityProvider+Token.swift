@@ -1,19 +1,6 @@
 import MockIDPJOSE
 
 extension IdentityProvider {
-    /// A grant's handler: checks the request and issues the tokens.
-    typealias GrantHandler = @Sendable (IdentityProvider) -> (TokenParameters, TokenRequest, Authority, Directory, RequestScope) throws(OAuthError) -> TokenResponse
-
-    /// The token endpoint's dispatch table: one handler per grant type, each in its own file under `Grants/`.
-    static let grants: [GrantType: GrantHandler] = [
-        .clientCredentials: IdentityProvider.clientCredentials,
-        .password: IdentityProvider.password,
-        .authorizationCode: IdentityProvider.authorizationCode,
-        .deviceCode: IdentityProvider.deviceCodeGrant,
-        .refreshToken: IdentityProvider.refreshToken,
-        .jwtBearer: IdentityProvider.onBehalfOf,
-    ]
-
     /// The token endpoint: checks the request in Entra's order and returns tokens or Entra's error.
     package func token(_ request: TokenRequest, context: RequestScope) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
@@ -23,18 +10,22 @@ extension IdentityProvider {
                 guard let parsed = ClaimsRequest(json: claims) else { throw .invalidClaimsParameter() }
                 context.claims = parsed
             }
-            let directory = context.directory
-            if let b2c = context.b2c {
-                return .success(try b2cToken(parameters, request: request, authority: b2c, directory: directory, context: context))
-            }
             let name = try parameters.required("grant_type")
-            guard let authority = Authority(segment: request.tenant, directory: directory) else {
-                throw .tenantNotFound(request.tenant, forDiscovery: false)
+            switch context.dialect {
+            case .b2c(let b2c):
+                guard let grant = GrantTable.b2c[name] else { throw .b2cUnsupportedGrantType(name) }
+                let call = TokenCall(provider: self, parameters: parameters, request: request, scope: context, authority: .tenant(b2c.tenant))
+                return .success(try grant.issue(call))
+            case .entra:
+                guard let authority = Authority(segment: request.tenant, directory: context.directory) else {
+                    throw .tenantNotFound(request.tenant, forDiscovery: false)
+                }
+                guard let grantType = GrantType(name, version: request.version), let grant = GrantTable.entra[grantType] else {
+                    throw .unsupportedGrantType(name)
+                }
+                let call = TokenCall(provider: self, parameters: parameters, request: request, scope: context, authority: authority)
+                return .success(try grant.issue(call))
             }
-            guard let grantType = GrantType(name, version: request.version), let grant = Self.grants[grantType] else {
-                throw .unsupportedGrantType(name)
-            }
-            return .success(try grant(self)(parameters, request, authority, directory, context))
         } catch {
             return .failure(error)
         }
@@ -135,7 +126,7 @@ extension IdentityProvider {
         }
         body["access_token"] = .string(try factory.userAccessToken(grant, user: user, tenant: tenant))
         if scopes.wantsRefreshToken {
-            body["refresh_token"] = .string(issueRefreshToken(grant, user: user, tenant: tenant, lifetime: directory.configuration.tokens.refreshLifetime))
+            body["refresh_token"] = .string(refreshTokens.issue(for: grant, user: user, tenant: tenant, lifetime: directory.configuration.tokens.refreshLifetime))
         }
         if scopes.wantsIDToken {
             body["id_token"] = .string(try factory.idToken(grant, user: user, tenant: tenant, version: TokenVersion(version)))

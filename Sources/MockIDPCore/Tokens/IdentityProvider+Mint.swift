@@ -89,11 +89,11 @@ extension IdentityProvider {
         let scope = request.scopes.joined(separator: " ")
         guard let username = request.username else {
             guard request.kind == .access else { throw .missingParameter("username") }
-            let (resource, identifier) = try applicationScope(scope, tenant: tenant, directory: directory)
+            let (resource, identifier) = try ClientCredentialsGrant.applicationScope(scope, tenant: tenant, directory: directory)
             let grant = Grant(client: client, clientAuthentication: authentication, scopes: nil, applicationResource: resource,
                               applicationResourceIdentifier: identifier, issuedAt: now, authenticationMethods: [], nonce: nil,
                               includeClientInfo: false)
-            let roles = applicationRoles(client: client, resource: resource, cloud: factory.cloud)
+            let roles = ClientCredentialsGrant.applicationRoles(client: client, resource: resource, cloud: factory.cloud)
             return try factory.applicationAccessToken(grant, roles: roles, tenant: tenant, overriding: overriding)
         }
         guard let user = directory.user(username, in: tenant) else { throw .unknownUser(username, tenant: tenant.displayName) }

@@ -1,27 +1,32 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
-    /// `grant_type=client_credentials`: an app-only token for `{resource}/.default`, with `roles` from the
-    /// client's `apiPermissions` that the API defines (docs/entra-behaviour.md, "Grants" and "Access tokens").
-    func clientCredentials(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                           directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
+/// `grant_type=client_credentials`: an app-only token for `{resource}/.default`, with `roles` from the
+/// client's `apiPermissions` that the API defines (docs/entra-behaviour.md, "Grants" and "Access tokens").
+struct ClientCredentialsGrant: GrantHandler {
+    func issue(_ call: TokenCall) throws(OAuthError) -> TokenResponse {
+        let provider = call.provider
+        let parameters = call.parameters
+        let request = call.request
+        let authority = call.authority
+        let directory = call.directory
+        let context = call.scope
         guard let tenant = authority.specificTenant else { throw .noTenantInformation() }
-        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
+        let (client, authentication) = try provider.checkClient(parameters, request: request, tenant: tenant,
                                                        directory: directory, context: context, requireCredential: true)
         guard client.isConfidential else {
             throw .missingClientCredential()
         }
         let (resource, identifier) = try checkApplicationScope(parameters, request: request, tenant: tenant, directory: directory)
-        let roles = applicationRoles(client: client, resource: resource, cloud: cloud(for: context, tenant: tenant))
+        let roles = Self.applicationRoles(client: client, resource: resource, cloud: provider.cloud(for: context, tenant: tenant))
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
-                          issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
-        let factory = tokenFactory(directory, context, tenant: tenant, clientID: client.clientID, username: nil)
+                          issuedAt: provider.clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
+        let factory = provider.tokenFactory(directory, context, tenant: tenant, clientID: client.clientID, username: nil)
         let lifetime = factory.lifetime
         let token = try factory.applicationAccessToken(grant, roles: roles, tenant: tenant)
         if request.version == .v1, let identifier {
             var body: JSONObject = ["token_type": "Bearer"]
-            body.merge(v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
+            body.merge(provider.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
             body["resource"] = .string(identifier)
             body["access_token"] = .string(token)
             return TokenResponse(body: .object(body))
@@ -33,20 +38,9 @@ extension IdentityProvider {
             "ext_expires_in": .int(lifetime),
             "access_token": .string(token),
         ])
-        keepAppTokenTemplate(response, token: token, request: request, grant: grant, factory: factory, context: context,
+        provider.keepAppTokenTemplate(response, token: token, request: request, grant: grant, factory: factory, context: context,
                              directory: directory)
         return response
-    }
-
-    /// The app roles `client` holds on `resource`: its `apiPermissions` there that the API defines.
-    func applicationRoles(client: Application, resource: APIResource, cloud: Cloud) -> [String] {
-        // One array, not one a step (filter, flatMap, filter), each grown as it filled.
-        var roles: [String] = []
-        for permission in client.apiPermissions where resource.isNamed(permission.resource, graphResource: cloud.graphResource) {
-            roles.reserveCapacity(roles.count + permission.values.count)
-            for role in permission.values where resource.definesRole(role) { roles.append(role) }
-        }
-        return roles
     }
 
     /// Client credentials take exactly one `{resource}/.default` scope (v2) or a `resource` (v1).
@@ -57,17 +51,22 @@ extension IdentityProvider {
             let scopes = try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
             return (scopes.resource, scopes.resourceIdentifier)
         }
-        return try applicationScope(try parameters.required("scope"), tenant: tenant, directory: directory)
+        return try Self.applicationScope(try parameters.required("scope"), tenant: tenant, directory: directory)
     }
 
-    /// v1 requests (ADAL) name an API by `resource`, which stands for `{resource}/.default`; nil otherwise.
-    func v1ResourceScope(_ parameters: TokenParameters, request: TokenRequest) -> String? {
-        guard request.version == .v1, let resource = parameters["resource"] else { return nil }
-        return resource.hasSuffix("/") ? resource + ".default" : resource + "/.default"
+    /// The app roles `client` holds on `resource`: its `apiPermissions` there that the API defines.
+    static func applicationRoles(client: Application, resource: APIResource, cloud: Cloud) -> [String] {
+        // One array, not one a step (filter, flatMap, filter), each grown as it filled.
+        var roles: [String] = []
+        for permission in client.apiPermissions where resource.isNamed(permission.resource, graphResource: cloud.graphResource) {
+            roles.reserveCapacity(roles.count + permission.values.count)
+            for role in permission.values where resource.definesRole(role) { roles.append(role) }
+        }
+        return roles
     }
 
     /// The API of an app-only scope: exactly one `{resource}/.default`.
-    func applicationScope(_ scope: String, tenant: Tenant, directory: Directory) throws(OAuthError) -> (APIResource, String?) {
+    static func applicationScope(_ scope: String, tenant: Tenant, directory: Directory) throws(OAuthError) -> (APIResource, String?) {
         guard ScopeRequest.isOneWord(scope), scope.hasSuffix("/.default") else { throw .clientCredentialsNeedDefaultScope(scope) }
         // The one word, checked as `ScopeRequest` checks each of its words, without splitting and collecting them.
         let word = scope.utf8.first == UInt8(ascii: " ") ? String(Substring(scope.utf8.drop { $0 == UInt8(ascii: " ") })) : scope

@@ -1,12 +1,17 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
-    /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` with `requested_token_use=on_behalf_of`
-    /// (docs/entra-behaviour.md, "Grants"): a confidential middle-tier API exchanges the user's access token it
-    /// received (whose `aud` is that API) for a token to a downstream API, for the same user. The middle tier must
-    /// hold `apiPermissions` for the downstream scopes: there is no user to ask for consent.
-    func onBehalfOf(_ parameters: TokenParameters, request: TokenRequest, authority: Authority,
-                    directory: Directory, context: RequestScope) throws(OAuthError) -> TokenResponse {
+/// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` with `requested_token_use=on_behalf_of`
+/// (docs/entra-behaviour.md, "Grants"): a confidential middle-tier API exchanges the user's access token it
+/// received (whose `aud` is that API) for a token to a downstream API, for the same user. The middle tier must
+/// hold `apiPermissions` for the downstream scopes: there is no user to ask for consent.
+struct OnBehalfOfGrant: GrantHandler {
+    func issue(_ call: TokenCall) throws(OAuthError) -> TokenResponse {
+        let provider = call.provider
+        let parameters = call.parameters
+        let request = call.request
+        let authority = call.authority
+        let directory = call.directory
+        let context = call.scope
         let use = try parameters.required("requested_token_use")
         guard use == "on_behalf_of" else { throw .unsupportedRequestedTokenUse(use) }
         let assertion = try parameters.required("assertion")
@@ -19,20 +24,20 @@ extension IdentityProvider {
         guard tenant.id == issuingTenant.id else {
             throw .userAssertionNotAccepted("the assertion was issued by tenant \(issuingTenant.id), not \(tenant.id)")
         }
-        let (client, authentication) = try checkClient(parameters, request: request, tenant: tenant,
+        let (client, authentication) = try provider.checkClient(parameters, request: request, tenant: tenant,
                                                        directory: directory, context: context, requireCredential: true)
         // Entra: only a confidential client can act on behalf of a user.
         guard client.isConfidential, authentication != .none else { throw .missingClientCredential() }
-        let cloud = self.cloud(for: context, tenant: tenant)
+        let cloud = provider.cloud(for: context, tenant: tenant)
         let v1Issuer = "https://\(cloud.v1IssuerHost)/\(tenant.id)/"
         let issuer = claims["iss"]?.stringValue ?? ""
         guard issuer == v1Issuer || issuer.hasSuffix("/\(tenant.id)/v2.0") else {
             throw .userAssertionNotAccepted("the issuer '\(issuer)' is not tenant \(tenant.id)")
         }
-        let now = clock.now()
-        guard let expiry = Self.numericDate(claims["exp"]) else { throw .malformedUserAssertion("it has no exp claim") }
-        let notBefore = Self.numericDate(claims["nbf"]) ?? 0
-        guard now < expiry, notBefore <= now + Self.assertionClockSkew else {
+        let now = provider.clock.now()
+        guard let expiry = IdentityProvider.numericDate(claims["exp"]) else { throw .malformedUserAssertion("it has no exp claim") }
+        let notBefore = IdentityProvider.numericDate(claims["nbf"]) ?? 0
+        guard now < expiry, notBefore <= now + IdentityProvider.assertionClockSkew else {
             throw .userAssertionExpired(now: now, expiry: expiry)
         }
         let audience = claims["aud"]?.stringValue ?? ""
@@ -58,12 +63,12 @@ extension IdentityProvider {
         try checkConsent(client: client, scopes: scopes, graphResource: cloud.graphResource)
         // A middle tier with `consentRequired`: the user must also have consented to its downstream permissions
         // (Microsoft Learn, On-Behalf-Of flow, "Gaining consent for the middle-tier application": else AADSTS65001).
-        try checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: context)
+        try provider.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: context)
         let methods = claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? ["pwd"]
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes,
                           applicationResource: nil, applicationResourceIdentifier: nil, issuedAt: now,
                           authenticationMethods: methods, nonce: nil, includeClientInfo: parameters["client_info"] == "1")
-        return try userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
+        return try provider.userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
     }
 
     /// The claims of a token this server signed (with any published key), after checking the signature.
@@ -97,5 +102,11 @@ extension IdentityProvider {
             let missing = scopes.apiScopes.filter { !granted.contains($0) }
             guard missing.isEmpty else { throw .consentRequired(client: client, scopes: missing) }
         }
+    }
+
+    /// v1 requests (ADAL) name an API by `resource`, which stands for `{resource}/.default`; nil otherwise.
+    private func v1ResourceScope(_ parameters: TokenParameters, request: TokenRequest) -> String? {
+        guard request.version == .v1, let resource = parameters["resource"] else { return nil }
+        return resource.hasSuffix("/") ? resource + ".default" : resource + "/.default"
     }
 }
