@@ -82,5 +82,9 @@ let package = Package(
         ]),
         .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
         .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
+        // The command line parsed and validated without running it: `@testable import mockidp` (its commands are internal).
+        .testTarget(name: "MockIDPCommandLineTests", dependencies: [
+            "mockidp", "MockIDP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ]
 )

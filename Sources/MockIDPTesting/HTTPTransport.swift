@@ -1,41 +1,18 @@
 import AsyncHTTPClient
 import MockIDP
 import MockIDPHTTP
-import MockIDPJOSE
 import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// An HTTP answer as the helpers see it.
-struct HTTPReply: Sendable {
-    /// The status code.
-    var status: Int
-    /// Header fields, names lower-cased.
-    var headers: [String: String]
-    /// The body bytes.
-    var body: [UInt8]
-    /// The body as JSON (nil when it is not JSON).
-    var json: JSONValue? { try? JSONValue.parse(body) }
-    /// The body as text, for error messages.
-    var text: String { String(decoding: body, as: UTF8.self) }
-}
-
-/// How a test reaches the provider: through its routes in-process, or over its real listener.
-public enum MockIdentityProviderMode: Sendable {
-    /// Requests go straight to the server's routes: no socket, no client library, nothing listening. Clients
-    /// outside the test process cannot reach the provider in this mode.
-    case inProcess
-    /// The server listens on a real port and the helpers talk to it through a real HTTP client
-    /// (async-http-client), over TLS trusting exactly the server's own CA when `tls` is on.
-    case live
-}
-
-/// How the helpers send their requests (token helpers, the control API).
+/// How `MockIDPClient` sends its requests (and through it the token helpers and the control API): to the server's
+/// routes in-process, or over a socket with async-http-client. The one place either is done.
 enum HTTPTransport: Sendable {
     case inProcess(MockIdentityProviderServer)
     case live(HTTPClient)
 
-    /// The live transport for a server whose CA is at `caCertificatePath` (nil: plain HTTP) and which closes
+    /// The live transport for a server whose CA is at `caCertificatePath` (nil: the system's CAs, for an `https://`
+    /// server started elsewhere; a plain-HTTP server needs none) and which closes
     /// connections idle for `serverIdleTimeout` seconds (`--connection-timeout`).
     ///
     /// The client gives up idle connections at half that, so it does not send a request on a connection the server
@@ -46,6 +23,9 @@ enum HTTPTransport: Sendable {
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(30))
         configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .milliseconds(Int64(max(1, serverIdleTimeout)) * 500))
+        // A test looks at a redirect itself (its Location carries the code or the error), as the in-process mode
+        // returns it.
+        configuration.redirectConfiguration = .disallow
         if let caCertificatePath {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caCertificatePath))
@@ -59,26 +39,31 @@ enum HTTPTransport: Sendable {
         if case .live(let client) = self { try? await client.shutdown() }
     }
 
-    /// Sends one request and returns the answer, whatever its status.
-    func send(_ method: String, _ url: String, headers: [String: String] = [:], body: [UInt8]? = nil) async throws -> HTTPReply {
+    /// Sends one request to the absolute `url` and returns the answer, whatever its status.
+    func send(_ method: String, _ url: String, headers: [String: String] = [:], body: [UInt8]? = nil) async throws -> MockIDPResponse {
         switch self {
-        case .inProcess(let server): try Self.sendInProcess(server, method, url, headers: headers, body: body)
+        case .inProcess(let server): try await Self.sendInProcess(server, method, url, headers: headers, body: body)
         case .live(let client): try await Self.sendLive(client, method, url, headers: headers, body: body)
         }
     }
 
+    /// The request as the listener would hand it to the routes: `Host` from the URL unless `headers` has one (as
+    /// async-http-client does), from loopback, secure for an `https:` URL; a delay the routes ask for (a fault's
+    /// `delayMs`) is waited out, as the listener waits it out before it answers.
     private static func sendInProcess(_ server: MockIdentityProviderServer, _ method: String, _ url: String,
-                                      headers: [String: String], body: [UInt8]?) throws -> HTTPReply {
+                                      headers: [String: String], body: [UInt8]?) async throws -> MockIDPResponse {
         var fields = HTTPHeaders()
-        if let authority = Self.authority(of: url) { fields.add("Host", authority) }
-        for (name, value) in headers { fields.add(name, value) }
+        if let authority = Self.authority(of: url), !headers.keys.contains(where: { $0.lowercased() == "host" }) {
+            fields.add("Host", authority)
+        }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.add(name, value) }
         if let body { fields.add("Content-Length", String(body.count)) }
         let request = try HTTPRequest(method: method, target: url, headers: fields, body: body ?? [],
-                                      isSecure: url.hasPrefix("https:"))
+                                      isSecure: url.lowercased().hasPrefix("https:"))
         let response = server.respond(to: request)
-        var replyHeaders: [String: String] = [:]
-        for (name, value) in response.headers { replyHeaders[name.lowercased()] = value }
-        return HTTPReply(status: response.status.rawValue, headers: replyHeaders, body: response.body)
+        if let delay = response.delay, delay > .zero { try await Task.sleep(for: delay) }
+        return MockIDPResponse(status: response.status.rawValue, headers: response.headers.map { (name: $0.name, value: $0.value) },
+                               body: response.body)
     }
 
     /// Whether `error` is what async-http-client reports for a request sent on a connection the server closed.
@@ -96,10 +81,10 @@ enum HTTPTransport: Sendable {
     }
 
     private static func sendLive(_ client: HTTPClient, _ method: String, _ url: String, headers: [String: String],
-                                 body: [UInt8]?) async throws -> HTTPReply {
+                                 body: [UInt8]?) async throws -> MockIDPResponse {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let response: HTTPClientResponse
         do {
@@ -111,8 +96,7 @@ enum HTTPTransport: Sendable {
             response = try await client.execute(request, timeout: .seconds(30))
         }
         let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        var fields: [String: String] = [:]
-        for (name, value) in response.headers { fields[name.lowercased()] = value }
-        return HTTPReply(status: Int(response.status.code), headers: fields, body: Array(bytes.readableBytesView))
+        return MockIDPResponse(status: Int(response.status.code), headers: response.headers.map { (name: $0.name, value: $0.value) },
+                               body: Array(bytes.readableBytesView))
     }
 }

@@ -86,9 +86,9 @@ extension MockIdentityProvider {
         var headers: [String: String] = ["Accept": "application/json"]
         if body != nil { headers["Content-Type"] = "application/json" }
         if let token = server.options.adminToken { headers["Authorization"] = "Bearer \(token)" }
-        let reply = try await transport.send(method, baseURL + path, headers: headers, body: body?.serialized())
+        let reply = try await client.execute(method, path, headers: headers, body: body?.serialized())
         let accepted = expect.map { reply.status == $0 } ?? (200..<300).contains(reply.status)
         guard accepted else { throw ControlAPIError(call: call, status: reply.status, body: reply.text) }
-        return reply.json ?? .null
+        return reply.json
     }
 }

@@ -38,7 +38,7 @@ public func withMockIdentityProvider<Result>(
     switch mode {
     case .inProcess:
         let base = (tls ? "https://localhost" : "http://localhost") + (port == 0 ? "" : ":\(port)")
-        return try await body(MockIdentityProvider(server: server, baseURL: base, transport: .inProcess(server)))
+        return try await body(MockIdentityProvider(server: server, baseURL: base, mode: .inProcess, transport: .inProcess(server)))
     case .live:
         try server.start()
         defer { server.stop(gracePeriod: Duration.milliseconds(200)) }
@@ -46,7 +46,7 @@ public func withMockIdentityProvider<Result>(
         let transport = try HTTPTransport.live(trusting: server.caCertificatePath,
                                                 serverIdleTimeout: limits.connectionTimeout)
         do {
-            let result = try await body(MockIdentityProvider(server: server, baseURL: base, transport: transport))
+            let result = try await body(MockIdentityProvider(server: server, baseURL: base, mode: .live, transport: transport))
             await transport.shutdown()
             return result
         } catch {

@@ -1,5 +1,4 @@
 import MockIDP
-import MockIDPHTTP
 import MockIDPJOSE
 
 extension MockIdentityProvider {
@@ -34,10 +33,8 @@ extension MockIdentityProvider {
     /// Any request to the v2 token endpoint of `tenant`, as form parameters in order. The tokens of the answer
     /// are verified against the tenant's key set before their claims are returned.
     public func token(tenant: String, parameters: [(String, String)]) async throws -> IssuedTokens {
-        let body = URLEncodedForm.encode(parameters.map { (name: $0.0, value: $0.1) })
-        let reply = try await transport.send("POST", tokenEndpoint(tenant: tenant),
-                                             headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(body.utf8))
-        guard let json = reply.json?.objectValue else {
+        let reply = try await client.postForm(tokenEndpoint(tenant: tenant), parameters)
+        guard let json = reply.json.objectValue else {
             throw MockIDPError("the token endpoint answered \(reply.status) without a JSON object: \(reply.text.prefix(200))")
         }
         guard reply.status == 200 else { throw TokenRequestError(status: reply.status, body: json) }
@@ -61,8 +58,8 @@ extension MockIdentityProvider {
 
     /// The tenant's published key set.
     public func keySet(tenant: String) async throws -> JSONWebKeySet {
-        let reply = try await transport.send("GET", keySetURL(tenant: tenant))
-        guard reply.status == 200, let json = reply.json else {
+        let reply = try await client.get(keySetURL(tenant: tenant))
+        guard reply.status == 200, let json = try? JSONValue.parse(reply.body) else {
             throw MockIDPError("the key set of \(tenant) answered \(reply.status): \(reply.text.prefix(200))")
         }
         return try JSONWebKeySet(json: json)

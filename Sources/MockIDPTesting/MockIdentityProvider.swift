@@ -3,19 +3,24 @@ import MockIDP
 import MockIDPCore
 
 /// A running mock identity provider, as a test sees it: where it listens, how to name its authorities and
-/// endpoints, the CA to trust, token helpers (`+Tokens`) and the control API (`+Control`).
+/// endpoints, the CA to trust, its HTTP client (`client`, `+Requests`), token helpers (`+Tokens`) and the control
+/// API (`+Control`).
 public struct MockIdentityProvider: Sendable {
     /// The server (its provider, options and state directory).
     public let server: MockIdentityProviderServer
     /// `scheme://127.0.0.1:port` of the listener (`http(s)://localhost` in-process), without a trailing slash.
     public let baseURL: String
-    /// How this value's own helpers reach the server: its routes in-process, or a real HTTP client over its listener.
-    let transport: HTTPTransport
+    /// How the test reaches the server: its routes in-process, or a real HTTP client over its listener.
+    public let mode: MockIdentityProviderMode
+    /// The HTTP client every request of this value goes through (the helpers' too), in `mode`: send any request
+    /// with it (`execute`, `get`, `postForm`, `postJSON`, also offered on this value itself).
+    public let client: MockIDPClient
 
-    init(server: MockIdentityProviderServer, baseURL: String, transport: HTTPTransport) {
+    init(server: MockIdentityProviderServer, baseURL: String, mode: MockIdentityProviderMode, transport: HTTPTransport) {
         self.server = server
         self.baseURL = baseURL
-        self.transport = transport
+        self.mode = mode
+        client = MockIDPClient(baseURL: baseURL, transport: transport)
     }
 
     /// Whether the server speaks HTTPS (with the CA of `caCertificatePath`).

@@ -5,8 +5,8 @@ import MockIDPJOSE
 import MockIDPTesting
 import Testing
 
-/// Sovereign clouds over real sockets: the request's `Host` decides the cloud, a cloud's host serves only its own
-/// tenants, and the certificate names every served host. Also the v1 endpoints and guests over the wire.
+/// Sovereign clouds in both modes: the request's `Host` decides the cloud, a cloud's host serves only its own tenants,
+/// and (over real sockets) the certificate names every served host. Also the v1 endpoints and guests.
 @Suite struct CloudEndpointTests {
     static let contoso = "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11"
     static let gov = "4712c55e-5996-4a23-b912-9014db0ff64d"
@@ -24,26 +24,24 @@ import Testing
             .map { root.appendingPathComponent($0).path })
     }
 
-    func withServer(tls: Bool = false, _ body: (MockIdentityProvider) async throws -> Void) async throws {
-        try await withMockIdentityProvider(configuration: try Self.configuration(), tls: tls, body)
+    func get(_ idp: MockIdentityProvider, _ path: String, host: String) async throws -> MockIDPResponse {
+        try await idp.get(path, headers: ["Host": host])
     }
 
-    func get(_ idp: MockIdentityProvider, _ path: String, host: String) async throws -> Reply {
-        try await HTTP.get(idp.baseURL + path, headers: ["Host": host])
+    func form(_ idp: MockIdentityProvider, _ path: String, host: String, _ pairs: [(String, String)]) async throws -> MockIDPResponse {
+        try await idp.postForm(path, pairs, headers: ["Host": host])
     }
 
-    func form(_ idp: MockIdentityProvider, _ path: String, host: String, _ pairs: [(String, String)]) async throws -> Reply {
-        try await HTTP.form(idp.baseURL + path, pairs, headers: ["Host": host])
-    }
-
-    @Test("each cloud's hosts answer as that cloud: issuer, endpoints, cloud names, key set", arguments: [
+    @Test("each cloud's hosts answer as that cloud: issuer, endpoints, cloud names, key set",
+          arguments: MockIdentityProviderMode.allCases, [
         ("login.microsoftonline.com", contoso), ("login.windows.net", contoso), ("login.microsoft.com", contoso), ("sts.windows.net", contoso),
         ("login.microsoftonline.us", gov), ("login.usgovcloudapi.net", gov), ("login-us.microsoftonline.com", gov),
         ("login.chinacloudapi.cn", china), ("login.partner.microsoftonline.cn", china), ("login.microsoftonline.de", germany),
     ])
-    func cloudHosts(host: String, tenant: String) async throws {
+    func cloudHosts(mode: MockIdentityProviderMode, site: (String, String)) async throws {
+        let (host, tenant) = site
         let cloud = try #require(Cloud.forHost(host))
-        try await withServer { idp in
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             let d = try await get(idp, "/\(tenant)/v2.0/.well-known/openid-configuration", host: host)
             #expect(d.status == 200, "\(d.text)")
             #expect(d.json["issuer"] == .string("https://\(cloud.issuerHost)/\(tenant)/v2.0"))
@@ -62,9 +60,10 @@ import Testing
         }
     }
 
-    @Test("a tenant of another cloud is AADSTS90002 at every endpoint of a cloud's host")
-    func foreignTenant() async throws {
-        try await withServer { idp in
+    @Test("a tenant of another cloud is AADSTS90002 at every endpoint of a cloud's host",
+          arguments: MockIdentityProviderMode.allCases)
+    func foreignTenant(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             let host = "login.microsoftonline.us"
             for path in ["/\(Self.contoso)/v2.0/.well-known/openid-configuration", "/contoso.onmicrosoft.com/.well-known/openid-configuration",
                          "/\(Self.contoso)/discovery/v2.0/keys", "/\(Self.germany)/discovery/keys"] {
@@ -82,28 +81,29 @@ import Testing
             #expect(page.status == 400 && page.text.contains("AADSTS90002"))
             // The same tenant on its own cloud's host, and on a neutral host, is served.
             #expect(try await get(idp, "/\(Self.contoso)/v2.0/.well-known/openid-configuration", host: "login.windows.net").status == 200)
-            #expect(try await HTTP.get(idp.baseURL + "/\(Self.gov)/v2.0/.well-known/openid-configuration").status == 200)
+            #expect(try await idp.get("/\(Self.gov)/v2.0/.well-known/openid-configuration").status == 200)
         }
     }
 
-    @Test("the sign-in page of /organizations at a cloud's host offers only that cloud's users")
-    func signInPageAtCloudHost() async throws {
-        try await withServer { idp in
+    @Test("the sign-in page of /organizations at a cloud's host offers only that cloud's users",
+          arguments: MockIdentityProviderMode.allCases)
+    func signInPageAtCloudHost(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             let query = "client_id=f8478eca-024f-4bf7-a149-d93360a90d31&response_type=code&redirect_uri=http%3A%2F%2Flocalhost&scope=openid"
             let gov = try await get(idp, "/organizations/oauth2/v2.0/authorize?" + query, host: "login.microsoftonline.us")
             #expect(gov.status == 200)
             #expect(gov.text.contains("grace@contosogov.onmicrosoft.us") && !gov.text.contains("alice@contoso.onmicrosoft.com"))
-            let local = try await HTTP.get(idp.baseURL + "/organizations/oauth2/v2.0/authorize?" + query)
+            let local = try await idp.get("/organizations/oauth2/v2.0/authorize?" + query)
             #expect(local.text.contains("grace@contosogov.onmicrosoft.us") && local.text.contains("alice@contoso.onmicrosoft.com"))
         }
     }
 
-    @Test("a neutral host serves every tenant as its own cloud")
-    func neutralHost() async throws {
-        try await withServer { idp in
+    @Test("a neutral host serves every tenant as its own cloud", arguments: MockIdentityProviderMode.allCases)
+    func neutralHost(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             for (tenant, instance) in [(Self.gov, "microsoftonline.us"), (Self.china, "partner.microsoftonline.cn"),
                                        (Self.germany, "microsoftonline.de"), (Self.contoso, "microsoftonline.com")] {
-                let d = try await HTTP.get(idp.baseURL + "/\(tenant)/v2.0/.well-known/openid-configuration").json
+                let d = try await idp.get("/\(tenant)/v2.0/.well-known/openid-configuration").json
                 #expect(d["issuer"] == .string("\(idp.baseURL)/\(tenant)/v2.0"))
                 #expect(d["cloud_instance_name"] == .string(instance))
             }
@@ -112,9 +112,9 @@ import Testing
         }
     }
 
-    @Test("B2C hosts serve the cloud's B2C tenants only")
-    func b2cHosts() async throws {
-        try await withServer { idp in
+    @Test("B2C hosts serve the cloud's B2C tenants only", arguments: MockIdentityProviderMode.allCases)
+    func b2cHosts(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             let host = "fabrikamb2c.b2clogin.com"
             let policy = try await get(idp, "/fabrikamb2c.onmicrosoft.com/B2C_1_signupsignin/v2.0/.well-known/openid-configuration", host: host)
             #expect(policy.status == 200, "\(policy.text)")
@@ -127,9 +127,9 @@ import Testing
         }
     }
 
-    @Test("instance discovery and user realm at a cloud's host")
-    func instanceDiscoveryAndUserRealm() async throws {
-        try await withServer { idp in
+    @Test("instance discovery and user realm at a cloud's host", arguments: MockIdentityProviderMode.allCases)
+    func instanceDiscoveryAndUserRealm(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             let host = "login.microsoftonline.de"
             let r = try await get(idp, "/common/discovery/instance?api-version=1.1&authorization_endpoint=https://login.microsoftonline.de/common/oauth2/authorize",
                                   host: host)
@@ -146,9 +146,10 @@ import Testing
         }
     }
 
-    @Test("tokens at a cloud's host: US Government password grant and China client credentials for its Graph")
-    func tokens() async throws {
-        try await withServer { idp in
+    @Test("tokens at a cloud's host: US Government password grant and China client credentials for its Graph",
+          arguments: MockIdentityProviderMode.allCases)
+    func tokens(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             let gov = try await form(idp, "/contosogov.onmicrosoft.us/oauth2/v2.0/token", host: "login.microsoftonline.us", [
                 ("grant_type", "password"), ("client_id", "f8478eca-024f-4bf7-a149-d93360a90d31"),
                 ("username", "grace@contosogov.onmicrosoft.us"), ("password", "grace-password"),
@@ -175,7 +176,7 @@ import Testing
 
     @Test("the TLS certificate names every host the configuration serves")
     func certificateNames() async throws {
-        try await withServer(tls: true) { idp in
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), tls: true) { idp in
             let pem = try String(contentsOfFile: idp.server.stateDirectory.path + "/server.pem", encoding: .utf8)
             let names = Set(try Certificate(pem: pem).subjectAlternativeNames)
             for host in ["localhost", "127.0.0.1", "login.microsoftonline.com", "sts.windows.net", "login.microsoftonline.us",
@@ -186,9 +187,10 @@ import Testing
         }
     }
 
-    @Test("the v1 token endpoint over the wire: resource, v1 claims and the v1 response shape")
-    func v1TokenEndpoint() async throws {
-        try await withServer { idp in
+    @Test("the v1 token endpoint: resource, v1 claims and the v1 response shape",
+          arguments: MockIdentityProviderMode.allCases)
+    func v1TokenEndpoint(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
             let r = try await form(idp, "/contoso.onmicrosoft.com/oauth2/token", host: "login.windows.net", [
                 ("grant_type", "password"), ("client_id", "3f6c2b1a-8e4d-4f7a-b9c0-5d1e2f3a4b5c"), ("resource", "https://graph.microsoft.com"),
                 ("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password"),
@@ -206,10 +208,10 @@ import Testing
         }
     }
 
-    @Test("a guest over the wire: Litware's tid, Northwind as idp and in client_info")
-    func guest() async throws {
-        try await withServer { idp in
-            let r = try await HTTP.form(idp.baseURL + "/litware.onmicrosoft.com/oauth2/v2.0/token", [
+    @Test("a guest: Litware's tid, Northwind as idp and in client_info", arguments: MockIdentityProviderMode.allCases)
+    func guest(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configuration()), mode: mode) { idp in
+            let r = try await idp.postForm("/litware.onmicrosoft.com/oauth2/v2.0/token", [
                 ("grant_type", "password"), ("client_id", "87c45d77-3f00-4574-9d7b-403327fb8089"), ("username", "ivan@northwind.onmicrosoft.com"),
                 ("password", "ivan-password"), ("scope", "User.Read openid profile"), ("client_info", "1"),
             ])

@@ -1,5 +1,6 @@
 import Foundation
 import MockIDPJOSE
+import MockIDPTesting
 import Testing
 
 /// The `mockidp` binary as users run it: flags, exit codes, the listening line, the ready file, signals, state.
@@ -63,6 +64,21 @@ import Testing
         }
         let url = try String(contentsOfFile: ready, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         return (p, url, out)
+    }
+
+    /// Runs `mockidp serve --no-tls --port 0` with `extra` flags on `stateDir` (a temporary one, removed afterwards,
+    /// when nil), and `body` with a client for its first listener (MockIDPTesting's, over real sockets); then stops
+    /// it. The one way the suites that test the binary's own flags reach it.
+    static func withServe<Result>(_ extra: [String], stateDir: String? = nil,
+                                  _ body: (MockIDPClient) async throws -> Result) async throws -> Result {
+        let directory = stateDir ?? temporaryDirectory()
+        defer { if stateDir == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let (process, url, _) = try serve(["--no-tls", "--port", "0"] + extra, stateDir: directory)
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return try await withMockIDPClient(baseURL: url) { try await body($0) }
     }
 
     @Test("--version prints the version and exits 0")
@@ -185,7 +201,7 @@ import Testing
     }
 
     @Test("environment variables configure serve and a flag wins")
-    func environment() throws {
+    func environment() async throws {
         let dir = Self.temporaryDirectory()
         let ready = dir + "/ready"
         let p = Process()
@@ -204,8 +220,8 @@ import Testing
         while !FileManager.default.fileExists(atPath: ready), Date() < deadline { usleep(10_000) }
         let url = try String(contentsOfFile: ready, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(FileManager.default.fileExists(atPath: dir + "/state/signing-key.pem"))
-        let data = try Data(contentsOf: URL(string: url + "/common/v2.0/.well-known/openid-configuration")!)
-        let doc = try JSONValue.parse(Array(data))
+        let reply = try await withMockIDPClient(baseURL: url) { try await $0.get("/common/v2.0/.well-known/openid-configuration") }
+        let doc = try JSONValue.parse(reply.body)
         #expect(doc["token_endpoint"] == "https://idp.example.test:9443/common/oauth2/v2.0/token")
     }
 }

@@ -1,34 +1,24 @@
 import Foundation
+import MockIDPTesting
 import Testing
 
 /// The control API's access rule with the real binary: loopback only without `--admin-token`, the token for every
 /// caller with it, `--no-admin` off; and a caller from another network namespace (a non-loopback address).
 @Suite(.serialized) struct ControlAccessTests {
-    static func withServe(_ extra: [String], _ body: (String) async throws -> Void) async throws {
-        let stateDir = CommandLineTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: stateDir) }
-        let (process, url, _) = try CommandLineTests.serve(["--no-tls", "--port", "0"] + extra, stateDir: stateDir)
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try await body(url)
-    }
-
     @Test("with --admin-token every caller needs the bearer token (401 otherwise); health stays open")
     func adminToken() async throws {
-        try await Self.withServe(["--admin-token", "let-me-in"]) { base in
-            let missing = try await HTTP.get(base + "/_mockidp/requests")
+        try await CommandLineTests.withServe(["--admin-token", "let-me-in"]) { server in
+            let missing = try await server.get("/_mockidp/requests")
             #expect(missing.status == 401 && missing.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
-            let wrong = try await HTTP.send("POST", base + "/_mockidp/keys/rotate", headers: ["Authorization": "Bearer let-me-out"])
+            let wrong = try await server.execute("POST", "/_mockidp/keys/rotate", headers: ["Authorization": "Bearer let-me-out"])
             #expect(wrong.status == 401)
-            let basic = try await HTTP.get(base + "/_mockidp/faults", headers: ["Authorization": "Basic bGV0LW1lLWlu"])
+            let basic = try await server.get("/_mockidp/faults", headers: ["Authorization": "Basic bGV0LW1lLWlu"])
             #expect(basic.status == 401)
-            let right = try await HTTP.send("POST", base + "/_mockidp/clock", body: Data(#"{"advance": 1}"#.utf8),
-                                            headers: ["Authorization": "Bearer let-me-in"])
+            let right = try await server.execute("POST", "/_mockidp/clock", headers: ["Authorization": "Bearer let-me-in"],
+                                                 body: Array(#"{"advance": 1}"#.utf8))
             #expect(right.status == 200)
-            #expect(try await HTTP.get(base + "/_mockidp/health").status == 200)
-            let log = try await HTTP.get(base + "/_mockidp/requests", headers: ["Authorization": "bearer let-me-in"])
+            #expect(try await server.get("/_mockidp/health").status == 200)
+            let log = try await server.get("/_mockidp/requests", headers: ["Authorization": "bearer let-me-in"])
             let reasons = log.json["requests"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
             #expect(reasons.contains { $0.contains("no Authorization: Bearer") }, "\(log.text)")
             #expect(reasons.contains { $0.contains("not the server's --admin-token") })
@@ -38,29 +28,33 @@ import Testing
 
     @Test("--no-admin answers 404 on every control call; health is still 200")
     func noAdmin() async throws {
-        try await Self.withServe(["--no-admin"]) { base in
+        try await CommandLineTests.withServe(["--no-admin"]) { server in
             for (method, path) in [("POST", "faults"), ("GET", "requests"), ("POST", "keys/rotate"), ("POST", "reset"),
                                    ("POST", "tenants/contoso.onmicrosoft.com/users"), ("POST", "clock"), ("POST", "claims")] {
-                let r = try await HTTP.send(method, base + "/_mockidp/" + path, body: method == "POST" ? Data("{}".utf8) : nil)
+                let r = try await server.execute(method, "/_mockidp/" + path, body: method == "POST" ? Array("{}".utf8) : nil)
                 #expect(r.status == 404, "\(method) \(path)")
             }
-            #expect(try await HTTP.get(base + "/_mockidp/health").status == 200)
+            #expect(try await server.get("/_mockidp/health").status == 200)
         }
     }
 
+    // The caller must sit in another network namespace, so it is a process there (curl through `ip netns exec`), not
+    // this process's client.
     @Test("from another network namespace: 403 without --admin-token, the token works with it",
           .enabled(if: NetworkNamespace.isPermitted, "network namespaces need root and iproute2 (ip netns add failed)"))
     func remoteCaller() async throws {
         let ns = try NetworkNamespace()
         defer { ns.remove() }
-        try await Self.withServe(["--host", ns.hostAddress]) { base in
+        try await CommandLineTests.withServe(["--host", ns.hostAddress]) { server in
+            let base = server.baseURL
             let control = try ns.curl(base + "/_mockidp/requests")
             #expect(control.status == 403, "\(control.body)")
             #expect(control.body.contains("loopback"))
             #expect(try ns.curl(base + "/_mockidp/health").status == 200)
             #expect(try ns.curl(base + "/6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11/v2.0/.well-known/openid-configuration").status == 200)
         }
-        try await Self.withServe(["--host", ns.hostAddress, "--admin-token", "from-afar"]) { base in
+        try await CommandLineTests.withServe(["--host", ns.hostAddress, "--admin-token", "from-afar"]) { server in
+            let base = server.baseURL
             #expect(try ns.curl(base + "/_mockidp/requests").status == 401)
             let allowed = try ns.curl(base + "/_mockidp/requests", headers: ["Authorization: Bearer from-afar"])
             #expect(allowed.status == 200 && allowed.body.contains("\"requests\""), "\(allowed.body)")

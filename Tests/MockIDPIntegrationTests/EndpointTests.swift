@@ -3,7 +3,8 @@ import MockIDPJOSE
 import MockIDPTesting
 import Testing
 
-/// Every endpoint and every error a user can trigger, over real sockets against an in-process server.
+/// Every endpoint and every error a user can trigger, in both modes: through the routes in-process and over real
+/// sockets.
 @Suite struct EndpointTests {
     static let contoso = "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11"
     static let daemon = "9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d"
@@ -12,50 +13,52 @@ import Testing
 
     func tokenURL(_ idp: MockIdentityProvider, _ tenant: String = contoso) -> String { "\(idp.baseURL)/\(tenant)/oauth2/v2.0/token" }
 
-    @Test("discovery documents answer by GUID, domain and alias with Entra's headers")
-    func discovery() async throws {
-        try await withMockIdentityProvider { idp in
+    @Test("discovery documents answer by GUID, domain and alias with Entra's headers",
+          arguments: MockIdentityProviderMode.allCases)
+    func discovery(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
             for tenant in [Self.contoso, "contoso.onmicrosoft.com", "CONTOSO.COM", "common", "organizations", "consumers"] {
-                let r = try await HTTP.get("\(idp.baseURL)/\(tenant)/v2.0/.well-known/openid-configuration")
+                let r = try await idp.get("/\(tenant)/v2.0/.well-known/openid-configuration")
                 #expect(r.status == 200, "\(tenant)")
                 #expect(r.header("Content-Type") == "application/json; charset=utf-8")
                 #expect(r.header("Cache-Control") == "max-age=86400, private")
                 #expect(r.header("Access-Control-Allow-Origin") == "*")
             }
-            let doc = try await HTTP.get("\(idp.baseURL)/contoso.com/v2.0/.well-known/openid-configuration").json
+            let doc = try await idp.get("/contoso.com/v2.0/.well-known/openid-configuration").json
             #expect(doc["issuer"] == .string("\(idp.baseURL)/\(Self.contoso)/v2.0"))
-            let v1 = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/.well-known/openid-configuration").json
+            let v1 = try await idp.get("/\(Self.contoso)/.well-known/openid-configuration").json
             #expect(v1["issuer"] == .string("https://sts.windows.net/\(Self.contoso)/"))
-            let bad = try await HTTP.get("\(idp.baseURL)/nope.example/v2.0/.well-known/openid-configuration")
+            let bad = try await idp.get("/nope.example/v2.0/.well-known/openid-configuration")
             #expect(bad.status == 400)
             #expect(bad.json["error"] == "invalid_tenant" && bad.json["error_codes"] == [90002])
         }
     }
 
-    @Test("?appid= on a discovery URL is kept in its jwks_uri, which answers with the key set; without it, none")
-    func discoveryKeepsAppID() async throws {
-        try await withMockIdentityProvider { idp in
+    @Test("?appid= on a discovery URL is kept in its jwks_uri, which answers with the key set; without it, none",
+          arguments: MockIdentityProviderMode.allCases)
+    func discoveryKeepsAppID(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
             let app = "6731de76-14a6-49ae-97bc-6eba6914391e"
-            let v2 = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/v2.0/.well-known/openid-configuration?appid=\(app)").json
+            let v2 = try await idp.get("/\(Self.contoso)/v2.0/.well-known/openid-configuration?appid=\(app)").json
             #expect(v2["jwks_uri"] == .string("\(idp.baseURL)/\(Self.contoso)/discovery/v2.0/keys?appid=\(app)"))
-            let v1 = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/.well-known/openid-configuration?appid=\(app)").json
+            let v1 = try await idp.get("/\(Self.contoso)/.well-known/openid-configuration?appid=\(app)").json
             #expect(v1["jwks_uri"] == .string("\(idp.baseURL)/common/discovery/keys?appid=\(app)"))
-            let odd = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/v2.0/.well-known/openid-configuration?appid=a%20b%26c").json
+            let odd = try await idp.get("/\(Self.contoso)/v2.0/.well-known/openid-configuration?appid=a%20b%26c").json
             #expect(odd["jwks_uri"] == .string("\(idp.baseURL)/\(Self.contoso)/discovery/v2.0/keys?appid=a%20b%26c"))
-            let plain = try await HTTP.get("\(idp.baseURL)/\(Self.contoso)/v2.0/.well-known/openid-configuration").json
+            let plain = try await idp.get("/\(Self.contoso)/v2.0/.well-known/openid-configuration").json
             #expect(plain["jwks_uri"] == .string("\(idp.baseURL)/\(Self.contoso)/discovery/v2.0/keys"))
-            let keys = try await HTTP.get(try #require(v2["jwks_uri"]?.stringValue))
+            let keys = try await idp.get(try #require(v2["jwks_uri"]?.stringValue))
             #expect(keys.status == 200 && keys.json["keys"]?.arrayValue?.count == 1)
         }
     }
 
-    @Test("the key sets at every path hold the signing key")
-    func keys() async throws {
-        try await withMockIdentityProvider { idp in
+    @Test("the key sets at every path hold the signing key", arguments: MockIdentityProviderMode.allCases)
+    func keys(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
             var kids: Set<String> = []
             for path in ["/\(Self.contoso)/discovery/v2.0/keys", "/\(Self.contoso)/discovery/keys", "/common/discovery/keys",
                          "/organizations/discovery/v2.0/keys"] {
-                let r = try await HTTP.get(idp.baseURL + path)
+                let r = try await idp.get(path)
                 #expect(r.status == 200, "\(path)")
                 let key = r.json["keys"]?.arrayValue?.first
                 if let kid = key?["kid"]?.stringValue { kids.insert(kid) }
@@ -65,22 +68,24 @@ import Testing
         }
     }
 
-    @Test("client credentials with the secret in the body and in HTTP Basic")
-    func clientCredentials() async throws {
-        try await withMockIdentityProvider { idp in
-            let body = try await HTTP.form(tokenURL(idp), [("grant_type", "client_credentials"), ("client_id", Self.daemon),
-                                                          ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")])
+    @Test("client credentials with the secret in the body and in HTTP Basic",
+          arguments: MockIdentityProviderMode.allCases)
+    func clientCredentials(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let body = try await idp.postForm(tokenURL(idp), [("grant_type", "client_credentials"), ("client_id", Self.daemon),
+                                                              ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")])
             #expect(body.status == 200)
             #expect(body.header("Cache-Control") == "no-store, no-cache")
             #expect(body.json["access_token"]?.stringValue?.split(separator: ".").count == 3)
             let basic = "Basic " + Data("\(Self.daemon):daemon-secret".utf8).base64EncodedString()
-            let viaBasic = try await HTTP.form(tokenURL(idp), [("grant_type", "client_credentials"), ("scope", "api://contoso-api/.default")],
-                                               headers: ["Authorization": basic])
+            let viaBasic = try await idp.postForm(tokenURL(idp), [("grant_type", "client_credentials"), ("scope", "api://contoso-api/.default")],
+                                                  headers: ["Authorization": basic])
             #expect(viaBasic.status == 200, "\(viaBasic.text)")
         }
     }
 
-    @Test("token errors carry Entra's codes, statuses and correlation id", arguments: [
+    @Test("token errors carry Entra's codes, statuses and correlation id",
+          arguments: MockIdentityProviderMode.allCases, [
         ([("grant_type", "client_credentials"), ("client_id", "00000000-0000-0000-0000-0000000000aa"), ("client_secret", "x"),
           ("scope", "api://contoso-api/.default")], 400, "unauthorized_client", 700016),
         ([("grant_type", "client_credentials"), ("client_id", daemon), ("client_secret", "wrong"), ("scope", "api://contoso-api/.default")],
@@ -101,10 +106,11 @@ import Testing
         ([("grant_type", "urn:nope")], 400, "unsupported_grant_type", 70003),
         ([("grant_type", "password"), ("grant_type", "password")], 400, "invalid_request", 9000411),
     ] as [([(String, String)], Int, String, Int)])
-    func tokenErrors(form: [(String, String)], status: Int, error: String, code: Int) async throws {
-        try await withMockIdentityProvider { idp in
+    func tokenErrors(mode: MockIdentityProviderMode, refusal: ([(String, String)], Int, String, Int)) async throws {
+        let (form, status, error, code) = refusal
+        try await withMockIdentityProvider(mode: mode) { idp in
             let correlation = "0bffffde-0199-491b-a4db-516eaefcf642"
-            let r = try await HTTP.form(tokenURL(idp), form, headers: ["client-request-id": correlation])
+            let r = try await idp.postForm(tokenURL(idp), form, headers: ["client-request-id": correlation])
             #expect(r.status == status)
             #expect(r.json["error"] == .string(error))
             #expect(r.json["error_codes"] == [.int(code)])
@@ -115,26 +121,26 @@ import Testing
         }
     }
 
-    @Test("GET on the token endpoint is 900561; an unknown tenant is 90002; a JSON body is refused")
-    func tokenRequestShape() async throws {
-        try await withMockIdentityProvider { idp in
-            let get = try await HTTP.get(tokenURL(idp))
+    @Test("GET on the token endpoint is 900561; an unknown tenant is 90002; a JSON body is refused",
+          arguments: MockIdentityProviderMode.allCases)
+    func tokenRequestShape(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let get = try await idp.get(tokenURL(idp))
             #expect(get.status == 400 && get.json["error_codes"] == [900561])
-            let tenant = try await HTTP.form(tokenURL(idp, "nobody.example"), [("grant_type", "client_credentials")])
+            let tenant = try await idp.postForm(tokenURL(idp, "nobody.example"), [("grant_type", "client_credentials")])
             #expect(tenant.status == 400 && tenant.json["error_codes"] == [90002])
-            let json = try await HTTP.send("POST", tokenURL(idp), body: Data(#"{"grant_type":"password"}"#.utf8),
-                                           headers: ["Content-Type": "application/json"])
+            let json = try await idp.postJSON(tokenURL(idp), text: #"{"grant_type":"password"}"#)
             #expect(json.status == 400 && json.json["error"] == "invalid_request")
-            let badForm = try await HTTP.send("POST", tokenURL(idp), body: Data("a=%ZZ".utf8),
-                                              headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            let badForm = try await idp.execute("POST", tokenURL(idp), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                body: Array("a=%ZZ".utf8))
             #expect(badForm.status == 400 && badForm.json["error"] == "invalid_request")
         }
     }
 
-    @Test("password, refresh and userinfo round trip")
-    func userFlow() async throws {
-        try await withMockIdentityProvider { idp in
-            let first = try await HTTP.form(tokenURL(idp, "organizations"), [
+    @Test("password, refresh and userinfo round trip", arguments: MockIdentityProviderMode.allCases)
+    func userFlow(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let first = try await idp.postForm(tokenURL(idp, "organizations"), [
                 ("grant_type", "password"), ("client_id", Self.web), ("client_secret", "web-secret"),
                 ("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password"),
                 ("scope", "User.Read openid profile offline_access"), ("client_info", "1"),
@@ -142,41 +148,41 @@ import Testing
             #expect(first.status == 200, "\(first.text)")
             let rt = try #require(first.json["refresh_token"]?.stringValue)
             #expect(first.json["client_info"] != nil)
-            let second = try await HTTP.form(tokenURL(idp), [("grant_type", "refresh_token"), ("client_id", Self.web),
-                                                            ("client_secret", "web-secret"), ("refresh_token", rt)])
+            let second = try await idp.postForm(tokenURL(idp), [("grant_type", "refresh_token"), ("client_id", Self.web),
+                                                                ("client_secret", "web-secret"), ("refresh_token", rt)])
             #expect(second.status == 200, "\(second.text)")
             let at = try #require(second.json["access_token"]?.stringValue)
-            let info = try await HTTP.get("\(idp.baseURL)/oidc/userinfo", headers: ["Authorization": "Bearer \(at)"])
+            let info = try await idp.get("/oidc/userinfo", headers: ["Authorization": "Bearer \(at)"])
             #expect(info.status == 200 && info.json["name"] == "Alice Adams")
-            let denied = try await HTTP.get("\(idp.baseURL)/oidc/userinfo", headers: ["Authorization": "Bearer x.y.z"])
+            let denied = try await idp.get("/oidc/userinfo", headers: ["Authorization": "Bearer x.y.z"])
             #expect(denied.status == 401)
             #expect(denied.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
         }
     }
 
-    @Test("instance discovery, user realm, health and unknown paths")
-    func supportEndpoints() async throws {
-        try await withMockIdentityProvider { idp in
+    @Test("instance discovery, user realm, health and unknown paths", arguments: MockIdentityProviderMode.allCases)
+    func supportEndpoints(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
             let host = String(idp.baseURL.dropFirst("http://".count))
-            let inst = try await HTTP.get("\(idp.baseURL)/common/discovery/instance?api-version=1.1&authorization_endpoint=https://127.0.0.1/\(Self.contoso)/oauth2/v2.0/authorize")
+            let inst = try await idp.get("/common/discovery/instance?api-version=1.1&authorization_endpoint=https://127.0.0.1/\(Self.contoso)/oauth2/v2.0/authorize")
             #expect(inst.status == 200)
             #expect(inst.json["metadata"]?.arrayValue?.first?["preferred_network"] == .string(host))
-            let bad = try await HTTP.get("\(idp.baseURL)/common/discovery/instance?authorization_endpoint=https://evil.example/t/oauth2/v2.0/authorize")
+            let bad = try await idp.get("/common/discovery/instance?authorization_endpoint=https://evil.example/t/oauth2/v2.0/authorize")
             #expect(bad.status == 400 && bad.json["error"] == "invalid_instance")
-            let realm = try await HTTP.get("\(idp.baseURL)/common/userrealm/alice@contoso.onmicrosoft.com?api-version=1.0")
+            let realm = try await idp.get("/common/userrealm/alice@contoso.onmicrosoft.com?api-version=1.0")
             #expect(realm.json["account_type"] == "Managed")
-            let health = try await HTTP.get("\(idp.baseURL)/_mockidp/health")
+            let health = try await idp.get("/_mockidp/health")
             #expect(health.status == 200 && health.json == ["status": "ok"])
-            let missing = try await HTTP.get("\(idp.baseURL)/no/such/thing")
+            let missing = try await idp.get("/no/such/thing")
             #expect(missing.status == 404)
         }
     }
 
-    @Test("a crafted Host header never reaches issued URLs")
-    func hostHeaderInjection() async throws {
-        try await withMockIdentityProvider { idp in
-            let r = try await HTTP.get("\(idp.baseURL)/common/v2.0/.well-known/openid-configuration",
-                                       headers: ["Host": "evil.example/\"><script>"])
+    @Test("a crafted Host header never reaches issued URLs", arguments: MockIdentityProviderMode.allCases)
+    func hostHeaderInjection(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let r = try await idp.get("/common/v2.0/.well-known/openid-configuration",
+                                      headers: ["Host": "evil.example/\"><script>"])
             let issuer = r.json["issuer"]?.stringValue ?? ""
             #expect(!issuer.contains("evil") && !issuer.contains("<"))
         }

@@ -1,10 +1,12 @@
 import Foundation
 import MockIDPJOSE
+import MockIDPTesting
 import Testing
 
-/// Certificate credentials, on-behalf-of and family refresh tokens against the real binary, serving
-/// config/default.yaml, config/examples/on-behalf-of.yaml and an app whose certificate each run creates.
-@Suite(.serialized) struct GrantTests {
+/// Certificate credentials, on-behalf-of and family refresh tokens in both modes, serving config/default.yaml,
+/// config/examples/on-behalf-of.yaml and an app whose certificate each run creates; and `mockidp token`, whose tokens
+/// a server on the same state directory publishes the key of.
+@Suite struct GrantTests {
     static let contoso = "6a1f3c1e-0d5b-4c36-9d62-2f0a8f4b7c11"
     static let certificateDaemon = "6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d9e"
     static let daemon = "9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d"
@@ -33,11 +35,9 @@ import Testing
                            stranger: try Certificate.selfSigned(key: stranger, commonName: "stranger", validityDays: 30))
     }
 
-    /// Starts `mockidp serve` over plain HTTP with the three configurations; the certificate sits beside its
-    /// configuration file and is named by a relative path, as users write it.
-    static func withServer(_ credentials: Credentials, _ body: (String, String) async throws -> Void) async throws {
-        let dir = CommandLineTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+    /// The three configurations, the third written into `dir`: the certificate sits beside its configuration file
+    /// and is named by a relative path, as users write it.
+    static func configuration(_ credentials: Credentials, in dir: String) throws -> ConfigurationSource {
         try FileManager.default.createDirectory(atPath: dir + "/certs", withIntermediateDirectories: true)
         try credentials.certificate.pem.write(toFile: dir + "/certs/daemon.pem", atomically: true, encoding: .utf8)
         try """
@@ -50,14 +50,7 @@ import Testing
                     apiPermissions:
                       api://contoso-api: [Reader]
             """.write(toFile: dir + "/certificate.yaml", atomically: true, encoding: .utf8)
-        let (process, url, _) = try CommandLineTests.serve(
-            ["--no-tls", "--port", "0", "--config", root + "/config/default.yaml",
-             "--config", root + "/config/examples/on-behalf-of.yaml", "--config", dir + "/certificate.yaml"], stateDir: dir)
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try await body(url, dir)
+        return .files([root + "/config/default.yaml", root + "/config/examples/on-behalf-of.yaml", dir + "/certificate.yaml"])
     }
 
     static func paddedBase64URL(_ bytes: [UInt8]) -> String {
@@ -89,22 +82,25 @@ import Testing
         return jws.payload
     }
 
-    static func clientCredentials(_ base: String, assertion: String, path: String? = nil,
+    static func clientCredentials(_ idp: MockIdentityProvider, assertion: String, path: String? = nil,
                                   scope: (String, String) = ("scope", "api://contoso-api/.default"),
-                                  type: String? = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") async throws -> Reply {
+                                  type: String? = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") async throws -> MockIDPResponse {
         var form = [("grant_type", "client_credentials"), ("client_id", certificateDaemon), scope, ("client_assertion", assertion)]
         if let type { form.append(("client_assertion_type", type)) }
-        return try await HTTP.form(base + (path ?? "/\(contoso)/oauth2/v2.0/token"), form)
+        return try await idp.postForm(path ?? "/\(contoso)/oauth2/v2.0/token", form)
     }
 
-    @Test("client credentials with a certificate: RS256 with x5t and PS256 with x5t#S256, on the v2 and v1 endpoints")
-    func certificateCredentials() async throws {
+    @Test("client credentials with a certificate: RS256 with x5t and PS256 with x5t#S256, on the v2 and v1 endpoints",
+          arguments: MockIdentityProviderMode.allCases)
+    func certificateCredentials(mode: MockIdentityProviderMode) async throws {
         let c = try Self.makeCredentials()
-        try await Self.withServer(c) { base, _ in
-            let v2 = "\(base)/\(Self.contoso)/oauth2/v2.0/token"
+        let dir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try await withMockIdentityProvider(configuration: try Self.configuration(c, in: dir), stateDirectory: dir, mode: mode) { idp in
+            let v2 = "\(idp.baseURL)/\(Self.contoso)/oauth2/v2.0/token"
             for algorithm in [SignatureAlgorithm.ps256, .rs256] {
                 let a = try Self.assertion(algorithm, key: c.key, certificate: c.certificate, audience: .string(v2))
-                let r = try await Self.clientCredentials(base, assertion: a)
+                let r = try await Self.clientCredentials(idp, assertion: a)
                 #expect(r.status == 200, "\(algorithm): \(r.text)")
                 let token = Self.claims(r.json["access_token"]?.stringValue)
                 #expect(token["azp"] == .string(Self.certificateDaemon))
@@ -112,29 +108,32 @@ import Testing
                 #expect(token["roles"] == ["Reader"])
                 #expect(token["aud"] == .string(Self.contosoAPI))
                 // MSAL reuses one assertion for minutes: Entra accepts it again.
-                #expect(try await Self.clientCredentials(base, assertion: a).status == 200)
+                #expect(try await Self.clientCredentials(idp, assertion: a).status == 200)
             }
             // The audience may name the tenant by domain, and the cloud's own login host.
-            for audience in ["\(base)/contoso.com/oauth2/v2.0/token",
+            for audience in ["\(idp.baseURL)/contoso.com/oauth2/v2.0/token",
                              "https://login.microsoftonline.com/\(Self.contoso)/oauth2/v2.0/token"] {
                 let a = try Self.assertion(key: c.key, certificate: c.certificate, audience: .string(audience))
-                #expect(try await Self.clientCredentials(base, assertion: a).status == 200, "\(audience)")
+                #expect(try await Self.clientCredentials(idp, assertion: a).status == 200, "\(audience)")
             }
             // v1: `resource`, and the v1 token URL as audience; the v1 token says appidacr 2.
-            let v1 = "\(base)/\(Self.contoso)/oauth2/token"
+            let v1 = "\(idp.baseURL)/\(Self.contoso)/oauth2/token"
             let a = try Self.assertion(.rs256, key: c.key, certificate: c.certificate, audience: .string(v1))
-            let r = try await Self.clientCredentials(base, assertion: a, path: "/\(Self.contoso)/oauth2/token",
+            let r = try await Self.clientCredentials(idp, assertion: a, path: "/\(Self.contoso)/oauth2/token",
                                                      scope: ("resource", "https://graph.microsoft.com"))
             #expect(r.status == 200, "\(r.text)")
             #expect(Self.claims(r.json["access_token"]?.stringValue)["appidacr"] == "2")
         }
     }
 
-    @Test("client assertions Entra refuses get its AADSTS codes and never a token")
-    func certificateErrors() async throws {
+    @Test("client assertions Entra refuses get its AADSTS codes and never a token",
+          arguments: MockIdentityProviderMode.allCases)
+    func certificateErrors(mode: MockIdentityProviderMode) async throws {
         let c = try Self.makeCredentials()
-        try await Self.withServer(c) { base, _ in
-            let aud = JSONValue.string("\(base)/\(Self.contoso)/oauth2/v2.0/token")
+        let dir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try await withMockIdentityProvider(configuration: try Self.configuration(c, in: dir), stateDirectory: dir, mode: mode) { idp in
+            let aud = JSONValue.string("\(idp.baseURL)/\(Self.contoso)/oauth2/v2.0/token")
             let good = try Self.assertion(key: c.key, certificate: c.certificate, audience: aud)
             let parts = good.split(separator: ".")
             let hs256 = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) + "." + parts[1] + "." + parts[2]
@@ -154,17 +153,17 @@ import Testing
                 ("HS256", hs256, 5002730, 400),
             ]
             for (name, assertion, code, status) in cases {
-                let r = try await Self.clientCredentials(base, assertion: assertion)
+                let r = try await Self.clientCredentials(idp, assertion: assertion)
                 #expect(r.status == status, "\(name): \(r.text)")
                 #expect(r.json["error_codes"] == [.int(code)], "\(name): \(r.text)")
                 #expect(r.json["access_token"] == nil, "\(name)")
             }
-            let wrongType = try await Self.clientCredentials(base, assertion: good, type: "urn:example:other")
+            let wrongType = try await Self.clientCredentials(idp, assertion: good, type: "urn:example:other")
             #expect(wrongType.status == 400 && wrongType.json["error"] == "invalid_request", "\(wrongType.text)")
-            let noType = try await Self.clientCredentials(base, assertion: good, type: nil)
+            let noType = try await Self.clientCredentials(idp, assertion: good, type: nil)
             #expect(noType.json["error_codes"] == [900144], "\(noType.text)")
             // A public client must not send an assertion (AADSTS700025).
-            let publicClient = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/v2.0/token", [
+            let publicClient = try await idp.postForm("/\(Self.contoso)/oauth2/v2.0/token", [
                 ("grant_type", "password"), ("client_id", Self.mobile), ("username", "alice@contoso.onmicrosoft.com"),
                 ("password", "alice-password"), ("scope", "User.Read"), ("client_assertion", good),
                 ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")])
@@ -173,30 +172,33 @@ import Testing
     }
 
     /// Alice's access token for `scope`, from the password grant of the mobile app.
-    static func userToken(_ base: String, scope: String, client: String = mobile) async throws -> String {
-        let r = try await HTTP.form("\(base)/\(contoso)/oauth2/v2.0/token", [
+    static func userToken(_ idp: MockIdentityProvider, scope: String, client: String = mobile) async throws -> String {
+        let r = try await idp.postForm("/\(contoso)/oauth2/v2.0/token", [
             ("grant_type", "password"), ("client_id", client), ("username", "alice@contoso.onmicrosoft.com"),
             ("password", "alice-password"), ("scope", scope)])
         guard let token = r.json["access_token"]?.stringValue else { throw CocoaError(.coderInvalidValue) }
         return token
     }
 
-    static func onBehalfOf(_ base: String, assertion: String, scope: String, client: String = middle,
-                           secret: String? = "middle-secret", use: String? = "on_behalf_of") async throws -> Reply {
+    static func onBehalfOf(_ idp: MockIdentityProvider, assertion: String, scope: String, client: String = middle,
+                           secret: String? = "middle-secret", use: String? = "on_behalf_of") async throws -> MockIDPResponse {
         var form = [("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", client),
                     ("assertion", assertion), ("scope", scope), ("client_info", "1")]
         if let secret { form.append(("client_secret", secret)) }
         if let use { form.append(("requested_token_use", use)) }
-        return try await HTTP.form("\(base)/\(contoso)/oauth2/v2.0/token", form)
+        return try await idp.postForm("/\(contoso)/oauth2/v2.0/token", form)
     }
 
-    @Test("on-behalf-of: the middle tier exchanges the user's token for downstream and Graph tokens for the same user")
-    func onBehalfOf() async throws {
-        try await Self.withServer(try Self.makeCredentials()) { base, _ in
-            let incoming = try await Self.userToken(base, scope: "api://contoso-middle/access_as_user")
+    @Test("on-behalf-of: the middle tier exchanges the user's token for downstream and Graph tokens for the same user",
+          arguments: MockIdentityProviderMode.allCases)
+    func onBehalfOf(mode: MockIdentityProviderMode) async throws {
+        let dir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try await withMockIdentityProvider(configuration: try Self.configuration(try Self.makeCredentials(), in: dir), stateDirectory: dir, mode: mode) { idp in
+            let incoming = try await Self.userToken(idp, scope: "api://contoso-middle/access_as_user")
             let user = Self.claims(incoming)
             #expect(user["aud"] == .string(Self.middle))
-            let r = try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/read offline_access openid profile")
+            let r = try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/read offline_access openid profile")
             #expect(r.status == 200, "\(r.text)")
             let token = Self.claims(r.json["access_token"]?.stringValue)
             #expect(token["aud"] == .string(Self.downstream))
@@ -205,15 +207,15 @@ import Testing
             #expect(token["azp"] == .string(Self.middle) && token["azpacr"] == "1")
             #expect(r.json["refresh_token"] != nil && r.json["id_token"] != nil && r.json["client_info"] != nil)
             // Graph takes v1 tokens: appid names the middle tier.
-            let graph = try await Self.onBehalfOf(base, assertion: incoming, scope: "https://graph.microsoft.com/User.Read")
+            let graph = try await Self.onBehalfOf(idp, assertion: incoming, scope: "https://graph.microsoft.com/User.Read")
             #expect(graph.status == 200, "\(graph.text)")
             let g = Self.claims(graph.json["access_token"]?.stringValue)
             #expect(g["appid"] == .string(Self.middle) && g["scp"] == "User.Read" && g["oid"] == user["oid"])
             // `.default` asks for every granted scope on the API.
-            let all = try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/.default")
+            let all = try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/.default")
             #expect(Self.claims(all.json["access_token"]?.stringValue)["scp"] == "read")
             // ADAL's v1 form: the API named by `resource`, as `{resource}/.default`.
-            let v1 = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/token", [
+            let v1 = try await idp.postForm("/\(Self.contoso)/oauth2/token", [
                 ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", Self.middle),
                 ("client_secret", "middle-secret"), ("assertion", incoming), ("requested_token_use", "on_behalf_of"),
                 ("resource", "api://contoso-downstream")])
@@ -222,17 +224,20 @@ import Testing
         }
     }
 
-    @Test("on-behalf-of errors: audience, signature, consent, expiry, app-only tokens, public clients, parameters")
-    func onBehalfOfErrors() async throws {
-        try await Self.withServer(try Self.makeCredentials()) { base, dir in
-            let incoming = try await Self.userToken(base, scope: "api://contoso-middle/access_as_user")
-            let forOtherAPI = try await Self.userToken(base, scope: "api://contoso-api/access_as_user")
+    @Test("on-behalf-of errors: audience, signature, consent, expiry, app-only tokens, public clients, parameters",
+          arguments: MockIdentityProviderMode.allCases)
+    func onBehalfOfErrors(mode: MockIdentityProviderMode) async throws {
+        let dir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try await withMockIdentityProvider(configuration: try Self.configuration(try Self.makeCredentials(), in: dir), stateDirectory: dir, mode: mode) { idp in
+            let incoming = try await Self.userToken(idp, scope: "api://contoso-middle/access_as_user")
+            let forOtherAPI = try await Self.userToken(idp, scope: "api://contoso-api/access_as_user")
             // Other signature bytes that still decode ('A' and 'Q' leave the unused low bits zero).
             var tampered = incoming
             let replacement = tampered.hasSuffix("AAA") ? "QQQ" : "AAA"
             tampered.removeLast(3)
             tampered += replacement
-            let appOnly = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/v2.0/token", [
+            let appOnly = try await idp.postForm("/\(Self.contoso)/oauth2/v2.0/token", [
                 ("grant_type", "client_credentials"), ("client_id", Self.daemon), ("client_secret", "daemon-secret"),
                 ("scope", "api://contoso-middle/.default")]).json["access_token"]?.stringValue ?? ""
             // A token minted offline on the same state directory, expired by the time it is used.
@@ -243,17 +248,17 @@ import Testing
             #expect(minted.status == 0, "\(minted.stderr)")
             try await Task.sleep(for: .seconds(2))
             let expired = minted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let cases: [(String, Reply, Int, Int)] = [
-                ("a token for another API", try await Self.onBehalfOf(base, assertion: forOtherAPI, scope: "api://contoso-downstream/read"), 500131, 400),
-                ("a bad signature", try await Self.onBehalfOf(base, assertion: tampered, scope: "api://contoso-downstream/read"), 50013, 400),
-                ("a scope not granted", try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/write"), 65001, 400),
-                ("an expired token", try await Self.onBehalfOf(base, assertion: expired, scope: "api://contoso-downstream/read"), 500133, 400),
-                ("an app-only token", try await Self.onBehalfOf(base, assertion: appOnly, scope: "api://contoso-downstream/read"), 7000114, 400),
-                ("a public client", try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/read", client: Self.mobile, secret: nil), 7000218, 401),
-                ("a wrong secret", try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/read", secret: "nope"), 7000215, 401),
-                ("no requested_token_use", try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/read", use: nil), 900144, 400),
-                ("requested_token_use=other", try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/read", use: "other"), 90023, 400),
-                ("not a JWT", try await Self.onBehalfOf(base, assertion: "garbage", scope: "api://contoso-downstream/read"), 50027, 400),
+            let cases: [(String, MockIDPResponse, Int, Int)] = [
+                ("a token for another API", try await Self.onBehalfOf(idp, assertion: forOtherAPI, scope: "api://contoso-downstream/read"), 500131, 400),
+                ("a bad signature", try await Self.onBehalfOf(idp, assertion: tampered, scope: "api://contoso-downstream/read"), 50013, 400),
+                ("a scope not granted", try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/write"), 65001, 400),
+                ("an expired token", try await Self.onBehalfOf(idp, assertion: expired, scope: "api://contoso-downstream/read"), 500133, 400),
+                ("an app-only token", try await Self.onBehalfOf(idp, assertion: appOnly, scope: "api://contoso-downstream/read"), 7000114, 400),
+                ("a public client", try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/read", client: Self.mobile, secret: nil), 7000218, 401),
+                ("a wrong secret", try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/read", secret: "nope"), 7000215, 401),
+                ("no requested_token_use", try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/read", use: nil), 900144, 400),
+                ("requested_token_use=other", try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/read", use: "other"), 90023, 400),
+                ("not a JWT", try await Self.onBehalfOf(idp, assertion: "garbage", scope: "api://contoso-downstream/read"), 50027, 400),
             ]
             // Entra refuses application on-behalf-of as unauthorized_client (AADSTS7000114).
             #expect(cases.first { $0.0 == "an app-only token" }?.1.json["error"] == "unauthorized_client")
@@ -262,39 +267,42 @@ import Testing
                 #expect(r.json["error_codes"] == [.int(code)], "\(name): \(r.text)")
                 #expect(r.json["access_token"] == nil, "\(name)")
             }
-            let consent = try await Self.onBehalfOf(base, assertion: incoming, scope: "api://contoso-downstream/write")
+            let consent = try await Self.onBehalfOf(idp, assertion: incoming, scope: "api://contoso-downstream/write")
             #expect(consent.json["error"] == "invalid_grant" && consent.json["suberror"] == "consent_required")
         }
     }
 
-    static func refresh(_ base: String, client: String, token: String) async throws -> Reply {
-        try await HTTP.form("\(base)/\(contoso)/oauth2/v2.0/token", [
+    static func refresh(_ idp: MockIdentityProvider, client: String, token: String) async throws -> MockIDPResponse {
+        try await idp.postForm("/\(contoso)/oauth2/v2.0/token", [
             ("grant_type", "refresh_token"), ("client_id", client), ("refresh_token", token),
             ("scope", "User.Read offline_access openid profile")])
     }
 
-    @Test("family refresh tokens: one family app's token serves another; apps outside the family get client_mismatch")
-    func familyRefreshTokens() async throws {
-        try await Self.withServer(try Self.makeCredentials()) { base, _ in
-            let first = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/v2.0/token", [
+    @Test("family refresh tokens: one family app's token serves another; apps outside the family get client_mismatch",
+          arguments: MockIdentityProviderMode.allCases)
+    func familyRefreshTokens(mode: MockIdentityProviderMode) async throws {
+        let dir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try await withMockIdentityProvider(configuration: try Self.configuration(try Self.makeCredentials(), in: dir), stateDirectory: dir, mode: mode) { idp in
+            let first = try await idp.postForm("/\(Self.contoso)/oauth2/v2.0/token", [
                 ("grant_type", "password"), ("client_id", Self.mail), ("username", "alice@contoso.onmicrosoft.com"),
                 ("password", "alice-password"), ("scope", "User.Read offline_access openid profile")])
             #expect(first.status == 200 && first.json["foci"] == "1", "\(first.text)")
             let familyToken = try #require(first.json["refresh_token"]?.stringValue)
-            let sibling = try await Self.refresh(base, client: Self.calendar, token: familyToken)
+            let sibling = try await Self.refresh(idp, client: Self.calendar, token: familyToken)
             #expect(sibling.status == 200, "\(sibling.text)")
             #expect(sibling.json["foci"] == "1")
             #expect(Self.claims(sibling.json["access_token"]?.stringValue)["appid"] == .string(Self.calendar))
             #expect(Self.claims(sibling.json["id_token"]?.stringValue)["aud"] == .string(Self.calendar))
-            let outsider = try await Self.refresh(base, client: Self.mobile, token: familyToken)
+            let outsider = try await Self.refresh(idp, client: Self.mobile, token: familyToken)
             #expect(outsider.status == 400 && outsider.json["error_codes"] == [70000], "\(outsider.text)")
             #expect(outsider.json["error_additional_info"] == ["client_mismatch"])
             // A refresh token of an app outside the family stays its own.
-            let own = try await HTTP.form("\(base)/\(Self.contoso)/oauth2/v2.0/token", [
+            let own = try await idp.postForm("/\(Self.contoso)/oauth2/v2.0/token", [
                 ("grant_type", "password"), ("client_id", Self.mobile), ("username", "alice@contoso.onmicrosoft.com"),
                 ("password", "alice-password"), ("scope", "User.Read offline_access")])
             #expect(own.json["foci"] == nil)
-            let notShared = try await Self.refresh(base, client: Self.mail, token: own.json["refresh_token"]?.stringValue ?? "")
+            let notShared = try await Self.refresh(idp, client: Self.mail, token: own.json["refresh_token"]?.stringValue ?? "")
             #expect(notShared.json["error_codes"] == [70000] && notShared.json["error_additional_info"] == nil, "\(notShared.text)")
         }
     }
@@ -311,12 +319,9 @@ import Testing
         let id = try CommandLineTests.run(["token", "--state-dir", dir, "--kind", "id", "--version", "1",
                                            "--client", Self.mobile, "--user", "alice@contoso.onmicrosoft.com"])
         let app = try CommandLineTests.run(["token", "--state-dir", dir, "--client", Self.daemon, "--scope", "api://contoso-api/.default"])
-        let (process, base, _) = try CommandLineTests.serve(["--no-tls", "--port", "0"], stateDir: dir)
-        defer {
-            process.terminate()
-            process.waitUntilExit()
+        let keys = try await CommandLineTests.withServe([], stateDir: dir) { server in
+            try await server.get("/\(Self.contoso)/discovery/v2.0/keys").json["keys"]?.arrayValue ?? []
         }
-        let keys = try await HTTP.get("\(base)/\(Self.contoso)/discovery/v2.0/keys").json["keys"]?.arrayValue ?? []
         let published = try keys.map { try JSONWebKey(json: $0) }
         for (name, run) in [("access", access), ("id", id), ("app", app)] {
             let jws = try CompactJWS(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -9,10 +9,11 @@ import Testing
             + "&redirect_uri=http%3A%2F%2Flocalhost&response_type=code&scope=openid&prompt=none&state=\(state)"
     }
 
-    @Test("a 40 KB state gets Entra's AADSTS90015 page instead of no answer; a 10 KB one is redirected as usual")
-    func longState() async throws {
-        try await withMockIdentityProvider { idp in
-            let browser = PageClient()
+    @Test("a 40 KB state gets Entra's AADSTS90015 page instead of no answer; a 10 KB one is redirected as usual",
+          arguments: MockIdentityProviderMode.allCases)
+    func longState(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let browser = Browser(idp)
             let long = try await browser.send("GET", Self.authorizeURL(idp, state: String(repeating: "s", count: 40_000)))
             #expect(long.status == 400 && long.header("Location") == nil)
             #expect(long.text.contains("90015"), "\(long.text.prefix(300))")

@@ -31,22 +31,21 @@ import Testing
         var items = [("client_id", clientID), ("response_type", "code"), ("scope", "openid"), ("state", "st")]
         if let redirectURI { items.append(("redirect_uri", redirectURI)) }
         if let mode { items.append(("response_mode", mode)) }
-        return "\(idp.baseURL)/\(tenant)/oauth2/v2.0/authorize?" + items.map { "\(HTTP.escape($0.0))=\(HTTP.escape($0.1))" }.joined(separator: "&")
+        return "\(idp.baseURL)/\(tenant)/oauth2/v2.0/authorize?" + items.map { "\(percentEncoded($0.0))=\(percentEncoded($0.1))" }.joined(separator: "&")
     }
 
     @Test("the control API refuses to register an app with a javascript:, data:, vbscript: or file: redirect URI",
-          arguments: dangerous)
-    func controlAPIRefusesDangerousSchemes(uri: String) async throws {
-        try await withMockIdentityProvider { idp in
+          arguments: MockIdentityProviderMode.allCases, dangerous)
+    func controlAPIRefusesDangerousSchemes(mode: MockIdentityProviderMode, uri: String) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
             let clientID = "2d0b6e4a-3f5c-4d7e-8a9b-1c2d3e4f5a6b"
             let app = #"{"clientId": "\#(clientID)", "type": "public", "redirectUris": ["http://localhost", "\#(uri)"]}"#
-            let r = try await HTTP.send("POST", "\(idp.baseURL)/_mockidp/tenants/\(Self.tenant)/apps", body: Data(app.utf8),
-                                        headers: ["Content-Type": "application/json"])
+            let r = try await idp.postJSON("/_mockidp/tenants/\(Self.tenant)/apps", text: app)
             #expect(r.status == 400, "\(r.text)")
             #expect(r.json["error"] == "invalid_request")
             #expect(r.json["problems"]?.arrayValue?.first?["path"] == "redirectUris[1]", "\(r.text)")
             // Not registered: authorize does not know the client.
-            let page = try await HTTP.get(Self.authorizeURL(idp, clientID: clientID, redirectURI: "http://localhost"))
+            let page = try await idp.get(Self.authorizeURL(idp, clientID: clientID, redirectURI: "http://localhost"))
             #expect(page.status == 400 && page.text.contains("700016"))
         }
     }
@@ -73,14 +72,15 @@ import Testing
         }
     }
 
-    @Test("authorize never redirects or posts to a dangerous redirect URI, even one in a configuration built in code")
-    func authorizeNeverUsesDangerousSchemes() async throws {
-        try await withMockIdentityProvider(configuration: .value(try Self.configurationHoldingDangerousURIs())) { idp in
-            let browser = PageClient()
+    @Test("authorize never redirects or posts to a dangerous redirect URI, even one in a configuration built in code",
+          arguments: MockIdentityProviderMode.allCases)
+    func authorizeNeverUsesDangerousSchemes(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try Self.configurationHoldingDangerousURIs()), mode: mode) { idp in
+            let browser = Browser(idp)
             for uri in ["javascript:alert(document.domain)//", "data:text/html,hi"] {
                 for mode in [nil, "form_post", "fragment"] {
                     let r = try await browser.send("GET", Self.authorizeURL(idp, clientID: "0b8f4c2e-1d3a-4b5c-8e7f-9a0b1c2d3e4f",
-                                                                           redirectURI: uri, mode: mode))
+                                                                            redirectURI: uri, mode: mode))
                     #expect(r.status == 400 && r.header("Location") == nil, "\(uri) \(mode ?? "query")")
                     #expect(r.text.contains("50011") && !r.text.contains("action=\"javascript") && !r.text.contains("action=\"data"))
                 }
@@ -91,19 +91,20 @@ import Testing
             #expect(only.status == 400 && only.header("Location") == nil && !only.text.contains("javascript:"))
             // Logout does not send the user there either.
             let logout = try await browser.send("GET", "\(idp.baseURL)/\(Self.tenant)/oauth2/v2.0/logout?post_logout_redirect_uri="
-                                                + HTTP.escape("javascript:alert(document.domain)//"))
+                                                + percentEncoded("javascript:alert(document.domain)//"))
             #expect(logout.status == 200 && logout.header("Location") == nil)
         }
     }
 
-    @Test("the form_post page may submit only to the redirect URI's origin (CSP form-action)")
-    func formPostLimitsFormAction() async throws {
-        try await withMockIdentityProvider { idp in
-            let browser = PageClient()
+    @Test("the form_post page may submit only to the redirect URI's origin (CSP form-action)",
+          arguments: MockIdentityProviderMode.allCases)
+    func formPostLimitsFormAction(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let browser = Browser(idp)
             let url = Self.authorizeURL(idp, clientID: EndpointTests.mobile,
                                         redirectURI: "https://login.microsoftonline.com/common/oauth2/nativeclient", mode: "form_post")
             let page = try await browser.send("GET", url)
-            let posted = try await browser.submit(page, baseURL: idp.baseURL, action: "signin",
+            let posted = try await browser.submit(page, action: "signin",
                                                   [("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password")])
             #expect(posted.status == 200 && posted.text.contains("action=\"https://login.microsoftonline.com/common/oauth2/nativeclient\""),
                     "\(posted.text.prefix(400))")

@@ -15,17 +15,18 @@ import Testing
                      ("code_challenge_method", "S256")]
         if let prompt { items.append(("prompt", prompt)) }
         return "\(idp.baseURL)/\(EndpointTests.contoso)/oauth2/v2.0/authorize?"
-            + items.map { "\(HTTP.escape($0.0))=\(HTTP.escape($0.1))" }.joined(separator: "&")
+            + items.map { "\(percentEncoded($0.0))=\(percentEncoded($0.1))" }.joined(separator: "&")
     }
 
-    @Test("a planted session cookie is replaced by a fresh one at sign-in, and the attacker's copy signs nobody in")
-    func plantedCookieIsNotAdopted() async throws {
-        try await withMockIdentityProvider { idp in
-            let victim = PageClient()
+    @Test("a planted session cookie is replaced by a fresh one at sign-in, and the attacker's copy signs nobody in",
+          arguments: MockIdentityProviderMode.allCases)
+    func plantedCookieIsNotAdopted(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let victim = Browser(idp)
             victim.cookies["mockidp_session"] = Self.planted
             let page = try await victim.send("GET", Self.entraAuthorizeURL(idp))
             #expect(page.status == 200)
-            let done = try await victim.submit(page, baseURL: idp.baseURL, action: "signin",
+            let done = try await victim.submit(page, action: "signin",
                                                [("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password")])
             #expect(done.status == 302 && B2CEndpointTests.query(done.header("Location"))["code"] != nil)
             let issued = try #require(victim.cookies["mockidp_session"])
@@ -33,7 +34,7 @@ import Testing
             let sessionState = B2CEndpointTests.query(done.header("Location"))["session_state"]
             #expect(sessionState != nil)
 
-            let attacker = PageClient()
+            let attacker = Browser(idp)
             attacker.cookies["mockidp_session"] = Self.planted
             let silent = try await attacker.send("GET", Self.entraAuthorizeURL(idp, prompt: "none"))
             #expect(B2CEndpointTests.query(silent.header("Location"))["error"] == "login_required")
@@ -41,7 +42,7 @@ import Testing
             let again = try await victim.send("GET", Self.entraAuthorizeURL(idp, prompt: "none"))
             #expect(B2CEndpointTests.query(again.header("Location"))["code"] != nil)
             let login = try await victim.send("GET", Self.entraAuthorizeURL(idp, prompt: "login"))
-            let renewed = try await victim.submit(login, baseURL: idp.baseURL, action: "signin",
+            let renewed = try await victim.submit(login, action: "signin",
                                                   [("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password")])
             // The session lives in its cookie (sealed), so the cookie's bytes change with each sign-in; the session
             // itself is kept, as its session_state shows.
@@ -50,16 +51,17 @@ import Testing
         }
     }
 
-    @Test("a B2C sign-in page never adopts a planted session cookie either")
-    func plantedCookieIsNotAdoptedByB2C() async throws {
-        try await B2CEndpointTests.withB2C { idp in
-            let victim = PageClient()
+    @Test("a B2C sign-in page never adopts a planted session cookie either",
+          arguments: MockIdentityProviderMode.allCases)
+    func plantedCookieIsNotAdoptedByB2C(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: .value(try B2CEndpointTests.configuration()), mode: mode) { idp in
+            let victim = Browser(idp)
             victim.cookies["mockidp_session"] = Self.planted
             let response = try await B2CEndpointTests.signIn(idp, victim, url: B2CEndpointTests.authorizeURL(idp))
             #expect(response["code"] != nil)
             #expect(victim.cookies["mockidp_session"] != Self.planted)
 
-            let attacker = PageClient()
+            let attacker = Browser(idp)
             attacker.cookies["mockidp_session"] = Self.planted
             let silent = try await attacker.send("GET", B2CEndpointTests.authorizeURL(idp, extra: [("prompt", "none")]))
             #expect(B2CEndpointTests.query(silent.header("Location"))["code"] == nil)

@@ -3,6 +3,7 @@ import Logging
 import MockIDP
 import MockIDPConfiguration
 import MockIDPJOSE
+import MockIDPTesting
 import Testing
 
 /// The state directory under concurrent first starts and after a crash between two writes.
@@ -40,7 +41,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
             }
             let base = try String(contentsOfFile: ready, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            let keys = try await HTTP.get(base + "/common/discovery/v2.0/keys")
+            let keys = try await withMockIDPClient(baseURL: base) { try await $0.get("/common/discovery/v2.0/keys") }
             for key in keys.json["keys"]?.arrayValue ?? [] { if let kid = key["kid"]?.stringValue { kids.insert(kid) } }
         }
         #expect(kids.count == 1, "\(kids)")

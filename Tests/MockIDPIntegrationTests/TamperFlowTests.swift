@@ -4,7 +4,7 @@ import MockIDPTesting
 import Testing
 
 /// A tamper fault reaches the token of every flow that issues one (refresh, device code, on-behalf-of, managed
-/// identity, authorization code, implicit, hybrid), over real sockets: the defect is there, the signature verifies
+/// identity, authorization code, implicit, hybrid), in both modes: the defect is there, the signature verifies
 /// with the published keys and every other claim is the one a clean token of the same flow carries; `clientId` and
 /// `count` decide which tokens take it. Client credentials and the password grant: TamperTests, ControlAPITests.
 @Suite struct TamperFlowTests {
@@ -18,11 +18,9 @@ import Testing
     static let fresh: Set<String> = ["aio", "uti", "rh", "iat", "nbf", "exp", "c_hash", "at_hash"]
 
     /// The default configuration with the headless CI app (implicit and hybrid allowed) and the on-behalf-of example.
-    static func withProvider(_ body: (MockIdentityProvider) async throws -> Void) async throws {
-        let examples = GrantTests.root + "/config/examples"
-        try await withMockIdentityProvider(configuration: .files([GrantTests.root + "/config/default.yaml", examples + "/headless-ci.yaml",
-                                                                  examples + "/on-behalf-of.yaml"]), body)
-    }
+    static let configuration = ConfigurationSource.files([GrantTests.root + "/config/default.yaml",
+                                                          GrantTests.root + "/config/examples/headless-ci.yaml",
+                                                          GrantTests.root + "/config/examples/on-behalf-of.yaml"])
 
     /// The claims of `bad` after its signature verified with the tenant's keys, checked to differ from `clean`'s in
     /// exactly `changed` (leaving out the claims drawn fresh for each token).
@@ -36,14 +34,15 @@ import Testing
     }
 
     static func token(_ idp: MockIdentityProvider, _ form: [(String, String)]) async throws -> JSONObject {
-        let reply = try await HTTP.form(idp.tokenEndpoint(tenant: contoso), form)
+        let reply = try await idp.postForm(idp.tokenEndpoint(tenant: contoso), form)
         #expect(reply.status == 200, "\(reply.text)")
         return try #require(reply.json.objectValue)
     }
 
-    @Test("refresh: the access token of a redeemed refresh token takes the fault")
-    func refresh() async throws {
-        try await Self.withProvider { idp in
+    @Test("refresh: the access token of a redeemed refresh token takes the fault",
+          arguments: MockIdentityProviderMode.allCases)
+    func refresh(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
             let signIn = try await idp.passwordToken(tenant: Self.contoso, clientID: Self.mobile, username: Self.alice,
                                                      password: "alice-password", scopes: ["User.Read", "offline_access"])
             func refreshed() async throws -> String {
@@ -56,17 +55,18 @@ import Testing
         }
     }
 
-    @Test("device code: the access token of the polled response takes the fault, its ID token stays clean")
-    func deviceCode() async throws {
-        try await Self.withProvider { idp in
+    @Test("device code: the access token of the polled response takes the fault, its ID token stays clean",
+          arguments: MockIdentityProviderMode.allCases)
+    func deviceCode(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
             func deviceFlow() async throws -> JSONObject {
-                let start = try await HTTP.form("\(idp.baseURL)/\(Self.contoso)/oauth2/v2.0/devicecode",
-                                                [("client_id", Self.mobile), ("scope", "openid profile User.Read")])
+                let start = try await idp.postForm("/\(Self.contoso)/oauth2/v2.0/devicecode",
+                                                   [("client_id", Self.mobile), ("scope", "openid profile User.Read")])
                 let userCode = try #require(start.json["user_code"]?.stringValue)
-                let browser = PageClient()
+                let browser = Browser(idp)
                 let entry = try await browser.send("GET", idp.baseURL + "/devicelogin")
-                let signIn = try await browser.submit(entry, baseURL: idp.baseURL, action: "code", [("user_code", userCode)])
-                let done = try await browser.submit(signIn, baseURL: idp.baseURL, action: "signin",
+                let signIn = try await browser.submit(entry, action: "code", [("user_code", userCode)])
+                let done = try await browser.submit(signIn, action: "signin",
                                                     [("username", Self.alice), ("password", "alice-password")])
                 #expect(done.status == 200 && done.text.contains("You have signed in"), "\(done.text.prefix(300))")
                 return try await Self.token(idp, [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
@@ -83,9 +83,10 @@ import Testing
         }
     }
 
-    @Test("on-behalf-of: count 2 for the middle tier; the user's own token (another client) and the third exchange stay clean")
-    func onBehalfOf() async throws {
-        try await Self.withProvider { idp in
+    @Test("on-behalf-of: count 2 for the middle tier; the user's own token (another client) and the third exchange stay clean",
+          arguments: MockIdentityProviderMode.allCases)
+    func onBehalfOf(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
             try await idp.tamper(.wrongAudience, token: .access, clientID: Self.middle, count: 2)
             let incoming = try await idp.passwordToken(tenant: Self.contoso, clientID: Self.mobile, username: Self.alice,
                                                        password: "alice-password", scopes: ["api://contoso-middle/access_as_user"])
@@ -107,13 +108,14 @@ import Testing
         }
     }
 
-    @Test("managed identity: the IMDS token of the identity named takes the fault; a fault for another client waits")
-    func managedIdentity() async throws {
-        try await Self.withProvider { idp in
+    @Test("managed identity: the IMDS token of the identity named takes the fault; a fault for another client waits",
+          arguments: MockIdentityProviderMode.allCases)
+    func managedIdentity(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
             let identity = "7d3c9a10-2b4e-4f61-8a7d-0c5e6f7a8b9c"
             try await idp.addManagedIdentity(MockManagedIdentity(clientID: identity, systemAssigned: true), tenant: Self.contoso)
             func imds() async throws -> String? {
-                let reply = try await HTTP.get(idp.managedIdentityEndpoint(.instanceMetadata)
+                let reply = try await idp.get(idp.managedIdentityEndpoint(.instanceMetadata)
                     + "?api-version=2018-02-01&resource=https%3A%2F%2Fmanagement.azure.com%2F", headers: ["Metadata": "true"])
                 #expect(reply.status == 200, "\(reply.text)")
                 return reply.json["access_token"]?.stringValue
@@ -134,7 +136,7 @@ import Testing
         query.queryItems = [.init(name: "client_id", value: headless), .init(name: "redirect_uri", value: "http://localhost:40000"),
                             .init(name: "response_type", value: responseType), .init(name: "scope", value: "openid profile User.Read"),
                             .init(name: "login_hint", value: alice), .init(name: "nonce", value: "n-7"), .init(name: "state", value: "s")]
-        let reply = try await PageClient().send("GET", query.url!.absoluteString)
+        let reply = try await Browser(idp).send("GET", query.url!.absoluteString)
         #expect(reply.status == 302, "\(reply.text.prefix(300))")
         let redirect = try #require(reply.header("Location"))
         let location = try #require(URLComponents(string: redirect))
@@ -147,9 +149,10 @@ import Testing
         .string(Base64URL.encode(Digest.sha256(Array((value ?? "").utf8)).prefix(16)))
     }
 
-    @Test("authorization code: the ID token of the redeemed code takes a nonce fault")
-    func authorizationCode() async throws {
-        try await Self.withProvider { idp in
+    @Test("authorization code: the ID token of the redeemed code takes a nonce fault",
+          arguments: MockIdentityProviderMode.allCases)
+    func authorizationCode(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
             func redeemed() async throws -> String? {
                 let code = try #require(try await Self.authorize(idp, responseType: "code")["code"])
                 return try await Self.token(idp, [("grant_type", "authorization_code"), ("client_id", Self.headless), ("code", code),
@@ -162,9 +165,10 @@ import Testing
         }
     }
 
-    @Test("implicit (id_token token): each token of the fragment takes its own fault, the at_hash names the access token sent")
-    func implicit() async throws {
-        try await Self.withProvider { idp in
+    @Test("implicit (id_token token): each token of the fragment takes its own fault, the at_hash names the access token sent",
+          arguments: MockIdentityProviderMode.allCases)
+    func implicit(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
             try await idp.tamper(.noNonce, token: .id, clientID: Self.headless)
             try await idp.tamper(.wrongTenant, token: .access, clientID: Self.headless)
             let bad = try await Self.authorize(idp, responseType: "id_token token")
@@ -177,9 +181,10 @@ import Testing
         }
     }
 
-    @Test("hybrid (code id_token token): an access-token fault leaves the ID token's c_hash and at_hash matching what was sent")
-    func hybrid() async throws {
-        try await Self.withProvider { idp in
+    @Test("hybrid (code id_token token): an access-token fault leaves the ID token's c_hash and at_hash matching what was sent",
+          arguments: MockIdentityProviderMode.allCases)
+    func hybrid(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
             try await idp.tamper(.expired, token: .access, clientID: Self.headless)
             let bad = try await Self.authorize(idp, responseType: "code id_token token")
             let clean = try await Self.authorize(idp, responseType: "code id_token token")
