@@ -11,14 +11,14 @@ extension EndpointHandlers {
     static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "mockidp_claims", "username", "password", "consent",
                                           "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname"]
 
-    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) -> HTTPResponse {
+    func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) throws(OAuthError) -> HTTPResponse {
         guard request.method == "GET" || request.method == "POST" else {
             return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "GET, POST"])
         }
         var parameters = request.query
         if request.method == "POST" {
             do { parameters = try URLEncodedForm.decode(request.body) } catch {
-                return errorPage(.malformedRequest(error.description), context: context)
+                throw .malformedRequest(error.description)
             }
         }
         let submitted = Dictionary(parameters.filter { Self.pageFields.contains($0.name) }, uniquingKeysWith: { a, _ in a })
@@ -27,7 +27,7 @@ extension EndpointHandlers {
         let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)
         switch provider.checkAuthorization(checked, scope: context) {
         case .errorPage(let error):
-            return errorPage(error, context: context)
+            throw error
         case .redirectError(let error, let uri, let mode, let state):
             return deliverError(error, state: state, to: uri, mode: mode, context: context)
         case .signIn(let validated):
@@ -38,7 +38,7 @@ extension EndpointHandlers {
             let b2cFlow = validated.b2c.map { _ in B2CSignInFlow(base: flow) }
             if let action = submitted["mockidp_action"] {
                 guard let token = submitted["mockidp_form_token"], let expected = cookies[Self.formCookie], token == expected else {
-                    return errorPage(.formTokenMismatch(), context: context)
+                    throw .formTokenMismatch()
                 }
                 return b2cFlow?.submit(action: action, fields: submitted) ?? flow.submit(action: action, fields: submitted)
             }

@@ -4,26 +4,26 @@ import MockIDPHTTP
 /// The device code flow over HTTP: the device authorization endpoint and the `/devicelogin` page where the user
 /// enters the code and signs in (RFC 8628; docs/entra-behaviour.md, "Grants").
 extension EndpointHandlers {
-    func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) -> HTTPResponse {
-        guard request.method == "POST" else { return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context) }
+    func deviceCode(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) throws(OAuthError) -> HTTPResponse {
+        guard request.method == "POST" else { throw .tokenEndpointRequiresPOST(method: request.method) }
         let parameters: [(name: String, value: String)]
         do { parameters = try URLEncodedForm.decode(request.body) } catch {
-            return oauthError(.malformedRequest(error.description), context: context)
+            throw .malformedRequest(error.description)
         }
-        return json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, version: version, context: context), context: context)
+        return try json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, version: version, context: context))
     }
 
-    func deviceLogin(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse {
+    func deviceLogin(_ request: HTTPRequest, context: RequestScope) throws(OAuthError) -> HTTPResponse {
         let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
         guard request.method == "POST" else {
             return page("devicecode", ["userCode": request.queryValue("otc") ?? ""], hidden: [], request: request, cookies: cookies)
         }
         let fields: [String: String]
         do { fields = Dictionary(try URLEncodedForm.decode(request.body), uniquingKeysWith: { a, _ in a }) } catch {
-            return errorPage(.malformedRequest(error.description), context: context)
+            throw .malformedRequest(error.description)
         }
         guard let token = fields["mockidp_form_token"], token == cookies[Self.formCookie] else {
-            return errorPage(.formTokenMismatch(), context: context)
+            throw .formTokenMismatch()
         }
         guard let pending = provider.deviceLogin(userCode: fields["user_code"] ?? "", directory: context.directory) else {
             return page("devicecode", ["error": "That code didn't work. Check the code and try again."], hidden: [],

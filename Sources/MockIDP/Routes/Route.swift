@@ -4,8 +4,9 @@ import MockIDPHTTP
 /// One route of the server, as the edge runs it: the middleware that stands in front of its handler, in order,
 /// and the handler, which gets the request's context resolved once at the edge.
 struct Route: Sendable {
-    /// Answers a request whose path matched, with the path's captures and the request's context.
-    typealias Handler = @Sendable (HTTPRequest, RouteParameters, RequestScope) -> HTTPResponse
+    /// Answers a request whose path matched, with the path's captures and the request's scope; an `OAuthError` it
+    /// throws is rendered as the route answers errors (`render`).
+    typealias Handler = @Sendable (HTTPRequest, RouteParameters, RequestScope) throws -> HTTPResponse
 
     /// How a request for a tenant that its host does not serve is refused (Entra's AADSTS90002).
     enum HostRefusal: Sendable {
@@ -30,6 +31,9 @@ struct Route: Sendable {
     /// The path template (`{tenant}` routes are the ones the host refusal applies to).
     let template: String
     let hostRefusal: HostRefusal?
+    /// Whether errors are shown on the error page (where a browser comes: authorize, logout, device login) rather
+    /// than as JSON.
+    let errorsOnPage: Bool
     /// Where injected faults apply (`FaultSite.name` nil: none).
     let faultSite: FaultSite?
     /// How the edge resolves the dialect (`{tenant}` routes only), and the status of B2C's error (404 for
@@ -49,6 +53,7 @@ struct Route: Sendable {
         // CoreFoundation's string search and faults in its Unicode tables while the server starts.)
         let namesTenant = template.split(separator: "/").contains("{tenant}")
         self.hostRefusal = namesTenant ? hostRefusal : nil
+        errorsOnPage = hostRefusal?.isPage == true
         self.faultSite = faultSite?.name == nil ? nil : faultSite
         self.policySource = namesTenant ? policySource : nil
         self.dialectErrorStatus = dialectErrorStatus
@@ -57,8 +62,33 @@ struct Route: Sendable {
         self.handle = handle
     }
 
+    /// Runs `Route.middleware` in order, then the handler; an error thrown by any of them is rendered by the first.
+    /// (The request log is the edge's, around all of it: `Routes.respond`.)
+    func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ scope: RequestScope,
+                 _ handlers: EndpointHandlers) -> HTTPResponse {
+        let routed = RoutedRequest(http: request, parameters: parameters, scope: scope, route: self, handlers: handlers)
+        let chain = Self.middleware.reversed().reduce({ (r: RoutedRequest) throws -> HTTPResponse in
+            try r.route.handle(r.http, r.parameters, r.scope)
+        }) { next, middleware in
+            { (r: RoutedRequest) throws -> HTTPResponse in try middleware.respond(r, next: next) }
+        }
+        do {
+            return try chain(routed)
+        } catch {
+            // `ErrorRendering` renders every error the steps after it throw, and the steps before it throw none.
+            preconditionFailure("no middleware before ErrorRendering throws, and it lets no error through: \(error)")
+        }
+    }
+
+    /// The steps in front of every handler, in order. Each step acts only where its column of the route asks for it.
+    /// Errors are rendered once the dialect is known, so they are worded as the request's dialect words them; the
+    /// steps before `ErrorRendering` answer without throwing.
+    static let middleware: [any RouteMiddleware] = [
+        ControlAccess(), DialectResolution(), ErrorRendering(), HostRefusalCheck(), FaultInjection(),
+    ]
+
     /// The policy `request` names, by this route's rule.
-    private func policy(_ request: HTTPRequest, _ parameters: RouteParameters) -> String? {
+    func policy(_ request: HTTPRequest, _ parameters: RouteParameters) -> String? {
         switch policySource {
         case .path?: return parameters["policy"]
         case .query?: return request.queryValue("p")
@@ -69,48 +99,9 @@ struct Route: Sendable {
         }
     }
 
-    /// Runs the middleware, then the handler: the control API's access rule and its cross-site refusal; the dialect; the host refusal (a
-    /// tenant of another cloud is not found there, whatever fault waits); an injected fault; then the endpoint.
-    /// (The request log is the edge's, around all of it: `Routes.respond`.)
-    func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ context: RequestScope,
-                 _ handlers: EndpointHandlers) -> HTTPResponse {
-        if controlAccess, let refusal = handlers.controlAccessRefusal(request) ?? handlers.crossSiteRefusal(request, context: context) {
-            return refusal
-        }
-        var context = context
-        context.dialect = .entra(version)
-        var dialectRefusal: OAuthError?
-        if policySource != nil {
-            // The dialect, decided once: everything below reads `context.dialect`.
-            switch Dialect.resolve(tenantSegment: parameters["tenant"] ?? "", policy: policy(request, parameters),
-                                   form: policySource == .path ? .path : .query, version: version,
-                                   status: dialectErrorStatus, in: context.directory) {
-            case .success(let dialect):
-                context.dialect = dialect
-                if case .b2c(let b2c) = dialect {
-                    context.errorDialect = .b2c(tenant: b2c.tenantSegment, clientID: EndpointHandlers.clientID(of: request))
-                }
-            case .failure(let error):
-                dialectRefusal = error
-            }
-        }
-        if let hostRefusal, context.hostScope != .neutral,
-           let refusal = handlers.provider.hostRefusal(tenantSegment: parameters["tenant"] ?? "", context: context,
-                                                       forDiscovery: hostRefusal.isDiscovery) {
-            return render(refusal, context, handlers)
-        }
-        // A missing or unknown B2C policy: B2C's error, on a page where a browser came, before anything else runs.
-        if let dialectRefusal { return render(dialectRefusal, context, handlers) }
-        if let faultSite {
-            return handlers.applyingFaults(faultSite, request, parameters, context) { handle(request, parameters, context) }
-        }
-        return handle(request, parameters, context)
-    }
-
-    /// `error` as this route answers errors before its handler runs: the error page where a browser comes (authorize,
-    /// logout), JSON elsewhere.
-    private func render(_ error: OAuthError, _ context: RequestScope, _ handlers: EndpointHandlers) -> HTTPResponse {
-        hostRefusal?.isPage == true ? handlers.errorPage(error, context: context) : handlers.oauthError(error, context: context)
+    /// `error` as this route answers errors: the error page where a browser comes, JSON elsewhere.
+    func render(_ error: OAuthError, _ scope: RequestScope, _ handlers: EndpointHandlers) -> HTTPResponse {
+        errorsOnPage ? handlers.errorPage(error, context: scope) : handlers.oauthError(error, context: scope)
     }
 }
 

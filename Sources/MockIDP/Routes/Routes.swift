@@ -118,7 +118,7 @@ struct Routes: Sendable {
             func add(methods: Set<String>? = nil, _ handle: @escaping Route.Handler) {
                 let refusal: Route.HostRefusal? = switch endpoint {
                 case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys: .json(discovery: true)
-                case .v2Authorize, .v1Authorize, .v2Logout, .v1Logout: .page
+                case .v2Authorize, .v1Authorize, .v2Logout, .v1Logout, .deviceLogin: .page
                 default: .json(discovery: false)
                 }
                 let policySource: Route.PolicySource? = switch endpoint {
@@ -140,13 +140,13 @@ struct Routes: Sendable {
                 let isKeySet = endpoint == .v2Keys || endpoint == .v1Keys
                 add(methods: ["GET", "HEAD"]) { request, params, context in
                     let tenant = params["tenant"] ?? ""
-                    if let b2c = h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant, form: .query, context: context) {
+                    if let b2c = try h.b2cDocument(isKeySet ? .keys : .discovery, request, tenant: tenant, form: .query, context: context) {
                         return b2c
                     }
                     // `?appid=` goes into the document's jwks_uri (Entra's form for apps with their own keys).
                     let appID = isKeySet ? nil : request.queryValue("appid").flatMap { $0.isEmpty ? nil : $0 }
                     let key = "\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())" + (appID.map { " appid=\($0)" } ?? "")
-                    return h.cachedDocument(key, context: context) {
+                    return try h.cachedDocument(key, context: context) {
                         isKeySet ? provider.keySet(tenant: tenant, version: version, context: context)
                             : provider.openIDConfiguration(tenant: tenant, version: version, context: context, appID: appID)
                     }
@@ -154,15 +154,15 @@ struct Routes: Sendable {
             case .v2Token, .v1Token:
                 let version: ProtocolVersion = endpoint == .v2Token ? .v2 : .v1
                 add { request, params, context in
-                    h.token(request, tenant: params["tenant"] ?? "", version: version, context: context)
+                    try h.token(request, tenant: params["tenant"] ?? "", version: version, context: context)
                 }
             case .userInfo, .v1UserInfo:
                 add(methods: ["GET", "POST"]) { request, _, context in h.userInfo(request, context: context) }
             case .instanceDiscovery:
                 add(methods: ["GET", "HEAD"]) { request, _, context in
                     let served = h.servedHosts(context)
-                    return h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
-                                                             servedHosts: served, context: context), context: context)
+                    return try h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
+                                                             servedHosts: served, context: context))
                 }
             case .userRealm:
                 add(methods: ["GET", "HEAD"]) { _, params, context in
@@ -173,7 +173,7 @@ struct Routes: Sendable {
             case .v2Authorize, .v1Authorize:
                 let version: ProtocolVersion = endpoint == .v2Authorize ? .v2 : .v1
                 add(methods: ["GET", "POST"]) { request, params, context in
-                    h.authorize(request, tenant: params["tenant"] ?? "", version: version, context: context)
+                    try h.authorize(request, tenant: params["tenant"] ?? "", version: version, context: context)
                 }
             case .v2Logout, .v1Logout:
                 add(methods: ["GET", "POST"]) { request, params, context in
@@ -181,9 +181,9 @@ struct Routes: Sendable {
                 }
             case .v2DeviceCode, .v1DeviceCode:
                 let version: ProtocolVersion = endpoint == .v2DeviceCode ? .v2 : .v1
-                add { request, params, context in h.deviceCode(request, tenant: params["tenant"] ?? "", version: version, context: context) }
+                add { request, params, context in try h.deviceCode(request, tenant: params["tenant"] ?? "", version: version, context: context) }
             case .deviceLogin:
-                add(methods: ["GET", "POST"]) { request, _, context in h.deviceLogin(request, context: context) }
+                add(methods: ["GET", "POST"]) { request, _, context in try h.deviceLogin(request, context: context) }
             case .v1CheckSession:
                 add(methods: ["GET", "HEAD"]) { _, _, _ in EndpointHandlers.checkSessionFrame() }
             case .kerberos:
@@ -209,10 +209,10 @@ struct Routes: Sendable {
                 let tenant = params["tenant"] ?? ""
                 switch endpoint {
                 case .discovery, .keys:
-                    return h.b2cDocument(endpoint, request, tenant: tenant, form: .path, context: context)
+                    return try h.b2cDocument(endpoint, request, tenant: tenant, form: .path, context: context)
                         ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
-                case .authorize: return h.authorize(request, tenant: tenant, version: .v2, context: context)
-                case .token: return h.token(request, tenant: tenant, version: .v2, context: context)
+                case .authorize: return try h.authorize(request, tenant: tenant, version: .v2, context: context)
+                case .token: return try h.token(request, tenant: tenant, version: .v2, context: context)
                 case .logout:
                     return h.logout(request, tenant: tenant, context: context)
                 }
@@ -242,7 +242,7 @@ struct EndpointHandlers: Sendable {
 
     /// A discovery document or key set, from the cache when the provider has not changed since it was built.
     /// Errors are not cached (their trace IDs and timestamps are per request).
-    func cachedDocument(_ key: String, context: RequestScope, build: () -> Result<JSONValue, OAuthError>) -> HTTPResponse {
+    func cachedDocument(_ key: String, context: RequestScope, build: () -> Result<JSONValue, OAuthError>) throws(OAuthError) -> HTTPResponse {
         var failure: OAuthError?
         let body = documents.body(key, generation: context.directory.generation) {
             switch build() {
@@ -252,7 +252,7 @@ struct EndpointHandlers: Sendable {
         }
         guard let body else {
             guard let failure else { preconditionFailure("the cache returns nil only when building failed") }
-            return oauthError(failure, context: context)
+            throw failure
         }
         var r = HTTPResponse.json(body)
         r.headers["Cache-Control"] = "max-age=86400, private"
@@ -264,17 +264,17 @@ struct EndpointHandlers: Sendable {
     // MARK: token
 
     /// The token endpoint over HTTP; the dialect (Entra or a B2C user flow) comes resolved in `context`.
-    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) -> HTTPResponse {
+    func token(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) throws(OAuthError) -> HTTPResponse {
         if request.method == "OPTIONS" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": "*",
                                                               "Access-Control-Allow-Methods": "POST, OPTIONS"])
         }
         guard request.method == "POST" else {
-            return oauthError(.tokenEndpointRequiresPOST(method: request.method), context: context)
+            throw .tokenEndpointRequiresPOST(method: request.method)
         }
         let contentType = request.headers["Content-Type"]?.lowercasedIfNeeded() ?? ""
         guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
-            return oauthError(.malformedRequest("the body must be application/x-www-form-urlencoded"), context: context)
+            throw .malformedRequest("the body must be application/x-www-form-urlencoded")
         }
         // A client-credentials request answered before, byte for byte, answers again from its template.
         let key = version == .v2 && request.query.isEmpty
@@ -283,17 +283,12 @@ struct EndpointHandlers: Sendable {
         if let key, let body = provider.repeatedAppToken(key, context: context) { return .uncachedJSON(body) }
         let parameters: [(name: String, value: String)]
         do { parameters = try URLEncodedForm.decode(request.body) } catch {
-            return oauthError(.malformedRequest(error.description), context: context)
+            throw .malformedRequest(error.description)
         }
         var tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
                                         basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
         tokenRequest.key = key
-        switch provider.token(tokenRequest, context: context) {
-        case .success(let response):
-            return .uncachedJSON(response.body.serialized())
-        case .failure(let error):
-            return oauthError(error, context: context)
-        }
+        return .uncachedJSON(try provider.token(tokenRequest, context: context).get().body.serialized())
     }
 
     /// The token of `Authorization: Bearer <token>` (RFC 6750 §2.1), or nil when the request has none.
@@ -356,11 +351,8 @@ struct EndpointHandlers: Sendable {
         return Cloud.publicCloud.issuerHost
     }
 
-    func json(_ result: Result<JSONValue, OAuthError>, context: RequestScope) -> HTTPResponse {
-        switch result {
-        case .success(let document): return HTTPResponse.json(document.serialized())
-        case .failure(let error): return oauthError(error, context: context)
-        }
+    func json(_ result: Result<JSONValue, OAuthError>) throws(OAuthError) -> HTTPResponse {
+        HTTPResponse.json(try result.get().serialized())
     }
 
     /// OpenID Connect Session Management 1.0 §3.2's OP iframe, framed by the client's page. The browser session
