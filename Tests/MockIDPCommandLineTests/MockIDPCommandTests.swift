@@ -4,7 +4,7 @@ import MockIDP
 import Testing
 
 /// The command line as ArgumentParser reads it, without running anything: each subcommand's flags and defaults, and
-/// every refusal of `validate()` with its sentence and exit 64 (INTERFACE.md, "Command line").
+/// every refusal of `validate()` with its sentence and exit 64 (docs/command-line.md).
 @Suite struct MockIDPCommandTests {
     /// What parsing `arguments` refused: the message printed after `Error:` and the exit status; nil when it parsed.
     static func refusal(_ arguments: [String]) -> (message: String, status: Int32)? {
