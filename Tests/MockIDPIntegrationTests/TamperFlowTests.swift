@@ -149,17 +149,20 @@ import Testing
         .string(Base64URL.encode(Digest.sha256(Array((value ?? "").utf8)).prefix(16)))
     }
 
+    /// The ID token of a code the headless app gets at the authorize endpoint and redeems.
+    static func redeemedIDToken(_ idp: MockIdentityProvider) async throws -> String? {
+        let code = try #require(try await authorize(idp, responseType: "code")["code"])
+        return try await token(idp, [("grant_type", "authorization_code"), ("client_id", headless), ("code", code),
+                                     ("redirect_uri", "http://localhost:40000"),
+                                     ("scope", "openid profile User.Read")])["id_token"]?.stringValue
+    }
+
     @Test("authorization code: the ID token of the redeemed code takes a nonce fault")
     func authorizationCode() async throws {
         try await Self.withProvider { idp in
-            func redeemed() async throws -> String? {
-                let code = try #require(try await Self.authorize(idp, responseType: "code")["code"])
-                return try await Self.token(idp, [("grant_type", "authorization_code"), ("client_id", Self.headless), ("code", code),
-                                                  ("redirect_uri", "http://localhost:40000"),
-                                                  ("scope", "openid profile User.Read")])["id_token"]?.stringValue
-            }
             try await idp.tamper(.wrongNonce, token: .id, clientID: Self.headless)
-            let claims = try await Self.expectOneDefect(idp, bad: try await redeemed(), clean: try await redeemed(), changed: ["nonce"])
+            let claims = try await Self.expectOneDefect(idp, bad: try await Self.redeemedIDToken(idp), clean: try await Self.redeemedIDToken(idp),
+                                                        changed: ["nonce"])
             #expect(claims["nonce"] != nil && claims["nonce"] != "n-7")
         }
     }
@@ -275,14 +278,9 @@ import Testing
             }
 
             // Authorization code, and the front channel's tokens (implicit).
-            func redeemed() async throws -> String? {
-                let code = try #require(try await Self.authorize(idp, responseType: "code")["code"])
-                return try await Self.token(idp, [("grant_type", "authorization_code"), ("client_id", Self.headless), ("code", code),
-                                                  ("redirect_uri", "http://localhost:40000"),
-                                                  ("scope", "openid profile User.Read")])["id_token"]?.stringValue
-            }
             try await idp.tamper(.algNone, token: .id, clientID: Self.headless)
-            try await Self.expectAlgNone(idp, "authorization code", bad: try await redeemed(), clean: try await redeemed())
+            try await Self.expectAlgNone(idp, "authorization code", bad: try await Self.redeemedIDToken(idp),
+                                         clean: try await Self.redeemedIDToken(idp))
             try await idp.tamper(.algNone, token: .all, clientID: Self.headless, count: 2)
             let implicitBad = try await Self.authorize(idp, responseType: "id_token token")
             let implicitClean = try await Self.authorize(idp, responseType: "id_token token")
