@@ -72,7 +72,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP"]),
+        // CTLS: RawHTTPClient sends exact bytes over TLS too.
+        .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP", "CTLS"]),
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
         .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
         .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),

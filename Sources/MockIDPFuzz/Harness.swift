@@ -13,7 +13,7 @@ struct Harness: Sendable {
     let summary: String
     let run: @Sendable (UnsafeRawBufferPointer) -> Void
 
-    static let all: [Harness] = [form, cookie, target, request, json, configuration, jws, assertion, pem, redirect]
+    static let all: [Harness] = [form, cookie, target, request, framing, json, configuration, jws, assertion, pem, redirect]
 
     static func named(_ name: String) -> Harness? { all.first { $0.name == name } }
 
@@ -56,6 +56,25 @@ struct Harness: Sendable {
         precondition(response.status.rawValue >= 200 && response.status.rawValue < 600, "status \(response.status.rawValue)")
         Server.requests += 1
         if Server.requests % 5_000 == 0 { Server.reset() }
+    }
+
+    /// Header fields over a real socket to a real plain-HTTP listener (libmicrohttpd's parser and the checks the HTTP
+    /// layer adds; a TLS listener decrypts into the same parser): the input is the fields of a POST, between its
+    /// `Host` field and the empty line, and a last chunk follows. Whatever the fields say, the server answers or
+    /// closes the connection at once, never waits in silence until the client gives up (RFC 9112 §6): unless the
+    /// fields ask for a body of a length (Content-Length) or end the head themselves, when waiting for the rest is right.
+    static let framing = Harness(name: "framing", summary: "header fields and framing over a real listener: an answer or a close at once, never silence") { bytes in
+        let fields = Array(bytes)
+        let request = Array("POST /echo HTTP/1.1\r\nHost: localhost\r\n".utf8) + fields + Array("\r\n\r\n0\r\n\r\n".utf8)
+        guard let answer = Listener.shared.send(request) else { return }
+        let lowered = String(decoding: fields.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        // A line feed followed by another line break (or by the end of the fields, where one follows) ends the head
+        // early: what comes after is a body, or a next request, and may rightly be waited for.
+        let mayWait = lowered.contains("content-length") || fields.indices.contains { i in
+            let rest = fields[(i + 1)...]
+            return fields[i] == 0x0A && (rest.isEmpty || rest.first == 0x0A || rest.starts(with: [0x0D, 0x0A]))
+        }
+        precondition(answer != .silence || mayWait, "no answer and no close within \(Listener.wait) seconds")
     }
 
     // MARK: - JSON, JOSE, PEM

@@ -43,4 +43,21 @@ import Testing
         #expect(code(checks(base + [("code_challenge", String(repeating: "a", count: 43)), ("code_challenge_method", "MD5")]).failure()) != "pass")
         #expect(code(checks(base + [("code_challenge", String(repeating: "a", count: 43)), ("code_challenge_method", "S256")]).failure()) == "pass")
     }
+
+    @Test("a scope or nonce longer than a code keeps goes back to the redirect URI (70011, 90023) before any code is issued")
+    func overlongKeptValues() {
+        let base = [("client_id", Fixtures.mobile), ("redirect_uri", "http://localhost"), ("response_type", "code")]
+        let huge = "openid " + Array(repeating: "User.Read", count: 2_000).joined(separator: " ")
+        #expect(code(checks(base + [("scope", huge)]).failure(runningThrough: "scope")) == "redirect 70011")
+        #expect(code(checks(base + [("scope", "openid"), ("nonce", String(repeating: "n", count: 2_049))])
+            .failure(runningThrough: "scope")) == "redirect 90023")
+        #expect(code(checks(base + [("scope", "openid"), ("nonce", String(repeating: "n", count: 2_048))])
+            .failure(runningThrough: "scope")) == "pass")
+        // v1: the resource becomes part of the kept scope.
+        let v1 = AuthorizationChecks(provider: provider, request: AuthorizationRequest(
+            tenant: Fixtures.contosoID, version: .v1,
+            parameters: (base + [("resource", "api://" + String(repeating: "r", count: 9_000))]).map { (name: $0.0, value: $0.1) }),
+            b2c: nil, directory: provider.snapshot())
+        #expect(code(v1.failure(runningThrough: "scope")) == "redirect 70011")
+    }
 }

@@ -171,4 +171,28 @@ import Testing
         #expect(provider.consents.all.isEmpty)
         #expect(password("User.Read").error?.aadsts == 65001)
     }
+
+    @Test("a grant's scopes stay within Graph's 3,850 characters: consenting to ever more scopes drops the oldest")
+    func grantBounded() throws {
+        // Graph permission names are letters and dots: number them in letters.
+        func letters(_ n: Int) -> String {
+            var n = n, text = ""
+            repeat {
+                text.append(Character(UnicodeScalar(UInt8(97 + n % 26))))
+                n /= 26
+            } while n > 0
+            return text
+        }
+        var consented: [String] = []
+        for batch in 0..<40 {
+            let scopes = (0..<20).map { "Scope\(letters(batch * 20 + $0)).ReadWrite.All" }
+            consented += scopes
+            try consent(scopes.joined(separator: " "))
+        }
+        let graph = try #require(provider.consents.all.first { $0.resourceID == "00000003-0000-0000-c000-000000000000" })
+        #expect(graph.scopes.joined(separator: " ").utf8.count <= 3_850)
+        // The newest are kept, in the order they were granted.
+        #expect(graph.scopes.last == consented.last && graph.scopes == Array(consented.suffix(graph.scopes.count)))
+        #expect(graph.scopes.count > 100)
+    }
 }

@@ -1,4 +1,4 @@
-import MockIDPCore
+@testable import MockIDPCore
 import MockIDPJOSE
 import Testing
 
@@ -51,5 +51,56 @@ import Testing
             parameters: [(name: "client_id", value: "00000000-0000-0000-0000-0000000000ee"), (name: "scope", value: "openid")],
             context: provider.testScope()) else { Issue.record("expected failure"); return }
         #expect(e.aadsts == 700016)
+    }
+
+    func deviceAuthorization(_ provider: IdentityProvider, _ parameters: [(String, String)],
+                             version: ProtocolVersion = .v2) -> Result<JSONValue, OAuthError> {
+        provider.deviceAuthorization(tenant: Fixtures.contosoID, parameters: parameters.map { (name: $0.0, value: $0.1) },
+                                     version: version, context: provider.testScope())
+    }
+
+    @Test("a scope (or v1 resource) longer than a code keeps is refused with AADSTS70011 before anything is stored")
+    func overlongScopeRefused() throws {
+        let provider = Fixtures.provider(clock: clock)
+        // Hundreds of KB, under the body limit: each request would have kept its scope for 15 minutes.
+        let huge = "openid " + Array(repeating: "User.Read", count: 50_000).joined(separator: " ")
+        for _ in 0..<3 {
+            guard case .failure(let e) = deviceAuthorization(provider, [("client_id", Fixtures.mobile), ("scope", huge)]) else {
+                Issue.record("a scope of \(huge.utf8.count) bytes was accepted")
+                return
+            }
+            #expect(e.error == "invalid_scope" && e.aadsts == 70011)
+            #expect(e.message.utf8.count < 1_000 && e.reason.utf8.count < 1_000, "the error quotes the scope")
+        }
+        let resource = "api://" + String(repeating: "r", count: ScopeRequest.maximumLength)
+        guard case .failure(let v1) = deviceAuthorization(provider, [("client_id", Fixtures.mobile), ("resource", resource)], version: .v1) else {
+            Issue.record("a v1 resource of \(resource.utf8.count) bytes was accepted")
+            return
+        }
+        #expect(v1.aadsts == 70011)
+        #expect(provider.deviceCodes.count == 0 && provider.deviceCodes.keptBytes == 0)
+        // At the limit it is kept, as any scope is.
+        let words = Array(repeating: "User.Read", count: 10_000).joined(separator: " ")
+        let longest = String(decoding: ("openid " + words).utf8.prefix(ScopeRequest.maximumLength - 9), as: UTF8.self).split(separator: " ").dropLast().joined(separator: " ")
+        #expect(longest.utf8.count <= ScopeRequest.maximumLength && longest.utf8.count > ScopeRequest.maximumLength - 20)
+        guard case .success = deviceAuthorization(provider, [("client_id", Fixtures.mobile), ("scope", longest)]) else {
+            Issue.record("a scope within the limit was refused")
+            return
+        }
+        #expect(provider.deviceCodes.count == 1)
+    }
+
+    @Test("the device-code store keeps at most its byte bound of client text, whatever clients send")
+    func storeBoundedInBytes() {
+        var store = DeviceCodeStore()
+        let scope = String(repeating: "s", count: ScopeRequest.maximumLength)
+        for i in 0..<5_000 {
+            store.insert(deviceCode: "d\(i)", DeviceAuthorization(userCode: "U\(i)", clientID: Fixtures.mobile, tenantSegment: Fixtures.contosoID,
+                                                               scope: scope, expiresAt: Fixtures.now + 900, interval: 5, lastPoll: nil,
+                                                               status: .pending), now: Fixtures.now)
+            #expect(store.keptBytes <= DeviceAuthorization.keptBytesCapacity)
+        }
+        #expect(store.count <= DeviceAuthorization.keptBytesCapacity / ScopeRequest.maximumLength)
+        #expect(store[deviceCode: "d4999"] != nil)
     }
 }

@@ -7,11 +7,13 @@ import Testing
 @Suite struct RegionSubScopeDiscoveryTests {
     static let dodID = "0d0d0d0d-1111-4222-8333-444444444444"
     static let gccID = "0c0c0c0c-1111-4222-8333-444444444444"
+    static let highID = "0e0e0e0e-1111-4222-8333-444444444444"
     let provider: IdentityProvider = {
         var configuration = Fixtures.configuration
         configuration.tenants += [
             Tenant(id: dodID, domains: ["army.onmicrosoft.us"], cloud: .usgov, regionSubScope: .dod),
             Tenant(id: gccID, domains: ["county.onmicrosoft.com"], regionSubScope: .gcc),
+            Tenant(id: highID, domains: ["agency.onmicrosoft.us"], cloud: .usgov),
         ]
         return IdentityProvider(configuration: configuration, signingKeys: [Fixtures.signingKey], clock: .fixed(Fixtures.now))
     }()
@@ -36,6 +38,23 @@ import Testing
             let scope = try #require(keys.firstIndex(of: "tenant_region_scope"))
             #expect(Array(keys[scope...].prefix(3)) == ["tenant_region_scope", "tenant_region_sub_scope", "cloud_instance_name"])
         }
+    }
+
+    @Test("a US Government tenant without a configured sub-scope is GCC High: USGov and DODCON in the v1 and v2 documents",
+          arguments: [ProtocolVersion.v1, .v2])
+    func usGovernmentDefault(version: ProtocolVersion) throws {
+        for (tenant, host) in [(Self.highID, "login.microsoftonline.us"), ("agency.onmicrosoft.us", "localhost")] {
+            let d = try document(tenant, version, host: host)
+            #expect(d["tenant_region_scope"] == "USGov" && d["tenant_region_sub_scope"] == "DODCON", "\(tenant) at \(host)")
+            let keys = Array(d.keys)
+            let scope = try #require(keys.firstIndex(of: "tenant_region_scope"))
+            #expect(Array(keys[scope...].prefix(2)) == ["tenant_region_scope", "tenant_region_sub_scope"])
+        }
+        // The configuration still says nothing (`config print` shows what was written); DOD stays a choice.
+        let high = Tenant(id: Self.highID, cloud: .usgov)
+        #expect(high.regionSubScope == nil && high.effectiveRegionSubScope == .dodcon)
+        #expect(Tenant(id: Self.dodID, cloud: .usgov, regionSubScope: .dod).effectiveRegionSubScope == .dod)
+        #expect(Tenant(id: Self.gccID).effectiveRegionSubScope == nil)
     }
 
     @Test("a GCC tenant is a public-cloud tenant of North America: NA and GCC", arguments: [ProtocolVersion.v1, .v2])

@@ -10,6 +10,8 @@ import Testing
 
     struct Parts {
         var header: JSONObject
+        /// The header as the token carries it (its members in their order).
+        var headerText: String
         var claims: JSONObject
         var signingInput: [UInt8]
         var signature: [UInt8]
@@ -20,6 +22,7 @@ import Testing
             let headerBytes = try #require(Base64URL.decode(parts[0]))
             let claimsBytes = try #require(Base64URL.decode(parts[1]))
             header = try #require(try JSONValue.parse(headerBytes).objectValue)
+            headerText = String(decoding: headerBytes, as: UTF8.self)
             claims = try #require(try JSONValue.parse(claimsBytes).objectValue)
             signingInput = Array((parts[0] + "." + parts[1]).utf8)
             signature = try #require(Base64URL.decode(parts[2]))
@@ -88,7 +91,8 @@ import Testing
         // The header and signature.
         switch defect {
         case .algNone:
-            #expect(bad.header == ["typ": "JWT", "alg": "none"])
+            #expect(bad.headerText == Self.withAlgNone(clean.headerText), "\(bad.headerText)")
+            #expect(bad.header["kid"] == .string(key.keyID))
             #expect(bad.signature.isEmpty && token.hasSuffix("."))
         case .hs256PublicKey:
             #expect(bad.header == ["typ": "JWT", "alg": "HS256", "kid": .string(key.keyID)])
@@ -111,6 +115,54 @@ import Testing
             #expect(bad.header == clean.header)
             #expect(key.privateKey.publicKey.verify(signature: bad.signature, for: bad.signingInput, algorithm: .rs256))
         }
+    }
+
+    /// A clean header's text with `alg` changed to `none`, and nothing else.
+    static func withAlgNone(_ header: String) -> String {
+        header.replacing(#""alg":"RS256""#, with: #""alg":"none""#)
+    }
+
+    @Test("alg-none keeps the clean header (kid, and v1's x5t) in minted tokens, client credentials and the password grant",
+          arguments: [TokenVersion.v1, .v2])
+    func algNoneKeepsTheHeader(version: TokenVersion) throws {
+        // Minted (`mockidp token --defect alg-none`): an ID token of the version asked for.
+        func minted(_ defect: TokenDefect?) throws -> Parts {
+            try Parts(try provider.mint(MintRequest(kind: .id, tenant: Fixtures.contosoID, clientID: Fixtures.mobile,
+                                                    username: "alice@contoso.onmicrosoft.com", idTokenVersion: version.rawValue,
+                                                    baseURL: "https://localhost:8443", defect: defect)).get())
+        }
+        // The token endpoint of the version: client credentials, then a password grant's ID and access tokens.
+        let path: ProtocolVersion = version == .v1 ? .v1 : .v2
+        func issued(_ parameters: [(String, String)], _ names: [String]) throws -> [Parts] {
+            let request = TokenRequest(tenant: Fixtures.contosoID, version: path, parameters: parameters.map { (name: $0.0, value: $0.1) })
+            guard case .success(let response) = provider.token(request),
+                  let body = response.body.objectValue else { Issue.record("no token response"); return [] }
+            return try names.map { try Parts(try #require(body[$0]?.stringValue, "\($0)")) }
+        }
+        let credentials: [(String, String)] = version == .v1
+            ? [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon), ("client_secret", "daemon-secret"), ("resource", "api://contoso-api")]
+            : [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon), ("client_secret", "daemon-secret"), ("scope", "api://contoso-api/.default")]
+        let password: [(String, String)] = [("grant_type", "password"), ("client_id", Fixtures.mobile), ("username", "alice@contoso.onmicrosoft.com"),
+                                            ("password", "alice-password")]
+            + (version == .v1 ? [("resource", "https://graph.microsoft.com")] : [("scope", "openid profile User.Read")])
+
+        var pairs: [(String, Parts, Parts)] = [("minted", try minted(nil), try minted(.algNone))]
+        let cleanCredentials = try issued(credentials, ["access_token"])
+        let cleanPassword = try issued(password, ["id_token", "access_token"])
+        _ = provider.controls.add(TamperFault(defect: .algNone, token: .all, remaining: 3))
+        let badCredentials = try issued(credentials, ["access_token"])
+        let badPassword = try issued(password, ["id_token", "access_token"])
+        #expect(provider.controls.pendingTamperFaults.isEmpty)
+        pairs += zip(cleanCredentials, badCredentials).map { ("client credentials", $0, $1) }
+        pairs += zip(["ID token", "access token"], zip(cleanPassword, badPassword)).map { ("password \($0)", $1.0, $1.1) }
+        #expect(pairs.count == 4)
+        for (name, clean, bad) in pairs {
+            #expect(clean.header["alg"] == "RS256" && clean.header["kid"] != nil, "\(name)")
+            #expect(bad.headerText == Self.withAlgNone(clean.headerText), "\(name): \(bad.headerText)")
+            #expect(bad.signature.isEmpty, "\(name)")
+        }
+        // A v1 token's header names its key twice, as `x5t` and `kid`; both stay.
+        if version == .v1 { #expect(pairs[0].2.header["x5t"] == pairs[0].1.header["x5t"] && pairs[0].2.header["x5t"] != nil) }
     }
 
     @Test("a defect the token cannot carry is an error, never a clean token")

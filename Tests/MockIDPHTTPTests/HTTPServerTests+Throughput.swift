@@ -3,7 +3,7 @@ import MockIDPHTTP
 import Testing
 
 /// Opt-in throughput check with wrk: `MOCKIDP_HTTP_BENCH=1 swift test -c release --filter throughput`;
-/// `MOCKIDP_HTTP_BENCH_SECONDS` sets the duration and `MOCKIDP_HTTP_BENCH_MEMORY` the connection memory limit.
+/// `MOCKIDP_HTTP_BENCH_SECONDS` sets the duration and `MOCKIDP_HTTP_BENCH_MEMORY` the largest request head.
 extension HTTPServerTests {
     @Test(
         "a small JSON GET through the router sustains load without errors (prints req/s)",
@@ -16,7 +16,7 @@ extension HTTPServerTests {
         let environment = ProcessInfo.processInfo.environment
         let server = try Self.startServer(router: router) { configuration in
             if let memory = environment["MOCKIDP_HTTP_BENCH_MEMORY"].flatMap({ Int($0) }) {
-                configuration.connectionMemoryLimit = memory
+                configuration.maximumHeaderSize = memory
             }
         }
         defer { server.stop() }

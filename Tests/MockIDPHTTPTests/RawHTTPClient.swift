@@ -1,7 +1,9 @@
+import CTLS
 import Glibc
 import MockIDPHTTP
 
-/// A tiny blocking HTTP/1.1 client over a POSIX socket: the tests send exact bytes and read exact responses.
+/// A tiny blocking HTTP/1.1 client over a POSIX socket, or over TLS on it: the tests send exact bytes and read exact
+/// responses.
 final class RawHTTPClient {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -17,10 +19,13 @@ final class RawHTTPClient {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// The TLS context and connection when the client speaks TLS (no certificate check: the tests are about bytes).
+    private var tlsContext: OpaquePointer?
+    private var tls: OpaquePointer?
 
     /// Connects to `host` (numeric IPv4 or IPv6) and `port`, from the address `source` when given (another
-    /// loopback address stands for another client); reads time out after `timeout` seconds.
-    init(host: String = "127.0.0.1", port: UInt16, source: String? = nil, timeout: Int = 5) throws {
+    /// loopback address stands for another client), over TLS when `secure`; reads time out after `timeout` seconds.
+    init(host: String = "127.0.0.1", port: UInt16, source: String? = nil, timeout: Int = 5, secure: Bool = false) throws {
         let (family, storage, length) = try Self.address(host, port)
         fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
@@ -47,10 +52,41 @@ final class RawHTTPClient {
             close(fd)
             throw Failure(description: "connect: errno \(code)")
         }
+        if secure { try startTLS() }
+    }
+
+    private func startTLS() throws {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw Failure(description: "SSL_CTX_new failed") }
+        tlsContext = context
+        SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        guard let connection = SSL_new(context) else { throw Failure(description: "SSL_new failed") }
+        tls = connection
+        SSL_set_fd(connection, fd)
+        _ = CTLS_set_server_name(connection, "localhost")
+        guard SSL_connect(connection) == 1 else { throw Failure(description: "the TLS handshake failed") }
     }
 
     deinit {
+        if let tls { SSL_free(tls) }
+        if let tlsContext { SSL_CTX_free(tlsContext) }
         close(fd)
+    }
+
+    /// Sends or receives over TLS or the plain socket: the byte count, 0 when the peer closed, -1 on an error
+    /// (with `errno` EAGAIN when a read timed out).
+    private func transfer(_ buffer: UnsafeMutableRawPointer, _ count: Int, sending: Bool) -> Int {
+        guard let tls else {
+            return sending ? Glibc.send(fd, buffer, count, Int32(MSG_NOSIGNAL)) : recv(fd, buffer, count, 0)
+        }
+        errno = 0
+        let n = Int(sending ? SSL_write(tls, buffer, Int32(count)) : SSL_read(tls, buffer, Int32(count)))
+        if n > 0 { return n }
+        switch SSL_get_error(tls, Int32(n)) {
+        case SSL_ERROR_ZERO_RETURN: return 0
+        // A peer that closes without TLS's close_notify: the end of the connection all the same.
+        case SSL_ERROR_SYSCALL where errno == 0, SSL_ERROR_SSL: return 0
+        default: return -1
+        }
     }
 
     /// The errno of a plain connection attempt (ECONNREFUSED, …), or nil when the connection was accepted.
@@ -68,8 +104,10 @@ final class RawHTTPClient {
     /// Sends all bytes.
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
+        var bytes = bytes
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.count - offset
+            let sent = bytes.withUnsafeMutableBytes { transfer($0.baseAddress! + offset, count, sending: true) }
             guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
             offset += sent
         }
@@ -106,7 +144,7 @@ final class RawHTTPClient {
     func waitForClose() -> Bool {
         var byte: UInt8 = 0
         while true {
-            let received = recv(fd, &byte, 1, 0)
+            let received = transfer(&byte, 1, sending: false)
             if received == 0 { return true }
             if received < 0 { return errno == ECONNRESET }
         }
@@ -116,7 +154,8 @@ final class RawHTTPClient {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             if let result = done(buffer) { return result }
-            let received = recv(fd, &chunk, chunk.count, 0)
+            let count = chunk.count
+            let received = chunk.withUnsafeMutableBytes { transfer($0.baseAddress!, count, sending: false) }
             guard received > 0 else {
                 throw Failure(description: received == 0 ? "connection closed by the server" : "recv: errno \(errno)")
             }

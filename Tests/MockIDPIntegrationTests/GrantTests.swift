@@ -339,6 +339,30 @@ import Testing
         #expect(p["idtyp"] == "app" && p["roles"] == ["Reader", "Writer"])
     }
 
+    @Test("mockidp token --defect alg-none: the clean token's header with alg none, kid (and v1's x5t) kept, an empty signature")
+    func mintedAlgNone() throws {
+        let dir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let kinds: [(String, [String])] = [
+            ("access", ["--client", Self.mobile, "--user", "alice@contoso.onmicrosoft.com", "--scope", "api://contoso-api/access_as_user"]),
+            ("app", ["--client", Self.daemon, "--scope", "api://contoso-api/.default"]),
+            ("v1 id", ["--kind", "id", "--version", "1", "--client", Self.mobile, "--user", "alice@contoso.onmicrosoft.com"]),
+            ("v2 id", ["--kind", "id", "--client", Self.mobile, "--user", "alice@contoso.onmicrosoft.com"]),
+        ]
+        for (name, arguments) in kinds {
+            let clean = try CommandLineTests.run(["token", "--state-dir", dir] + arguments)
+            let bad = try CommandLineTests.run(["token", "--state-dir", dir, "--defect", "alg-none"] + arguments)
+            #expect(clean.status == 0 && bad.status == 0, "\(name): \(bad.stderr)")
+            let cleanParts = try TamperFlowTests.parts(clean.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let badParts = try TamperFlowTests.parts(bad.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(cleanParts.header.contains(#""alg":"RS256""#) && cleanParts.header.contains(#""kid":"#), "\(name): \(cleanParts.header)")
+            #expect(badParts.header == cleanParts.header.replacing(#""alg":"RS256""#, with: #""alg":"none""#), "\(name): \(badParts.header)")
+            #expect(badParts.signature.isEmpty, "\(name)")
+            #expect(badParts.claims["sub"] == cleanParts.claims["sub"] && badParts.claims["aud"] == cleanParts.claims["aud"], "\(name)")
+            if name == "v1 id" { #expect(badParts.header.contains(#""x5t":"#)) }
+        }
+    }
+
     @Test("mockidp token refuses what the server would refuse: exit 64 for names, 78 for a bad configuration")
     func mintErrors() throws {
         let dir = CommandLineTests.temporaryDirectory()

@@ -22,4 +22,19 @@ import Testing
             #expect(B2CEndpointTests.query(usual.header("Location"))["error"] == "login_required")
         }
     }
+
+    @Test("a redirect just under the 16 KiB limit reaches a client whose request takes nearly all of --max-header-size")
+    func longestRedirectBesideTheLargestHead() async throws {
+        try await withMockIdentityProvider { idp in
+            let browser = Browser(idp)
+            // A cookie counts twice toward the 64 KiB a request's head may take (libmicrohttpd keeps a parsed copy).
+            browser.cookies["padding"] = String(repeating: "p", count: 23_500)
+            let state = String(repeating: "s", count: 15_000)
+            let reply = try await browser.send("GET", Self.authorizeURL(idp, state: state))
+            #expect(reply.status == 302, "\(reply.status) \(reply.text.prefix(300))")
+            let location = try #require(reply.header("Location"))
+            #expect(location.utf8.count > 15_000 && location.utf8.count <= 16 * 1024)
+            #expect(B2CEndpointTests.query(location)["state"] == state)
+        }
+    }
 }

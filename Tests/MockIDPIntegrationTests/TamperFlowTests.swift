@@ -55,26 +55,27 @@ import Testing
         }
     }
 
+    /// The polled response of a device code flow for the mobile app, Alice signing in at `/devicelogin`.
+    static func deviceFlow(_ idp: MockIdentityProvider) async throws -> JSONObject {
+        let start = try await idp.postForm("/\(contoso)/oauth2/v2.0/devicecode",
+                                           [("client_id", mobile), ("scope", "openid profile User.Read")])
+        let userCode = try #require(start.json["user_code"]?.stringValue)
+        let browser = Browser(idp)
+        let entry = try await browser.send("GET", idp.baseURL + "/devicelogin")
+        let signIn = try await browser.submit(entry, action: "code", [("user_code", userCode)])
+        let done = try await browser.submit(signIn, action: "signin", [("username", alice), ("password", "alice-password")])
+        #expect(done.status == 200 && done.text.contains("You have signed in"), "\(done.text.prefix(300))")
+        return try await token(idp, [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                                     ("client_id", mobile), ("device_code", try #require(start.json["device_code"]?.stringValue))])
+    }
+
     @Test("device code: the access token of the polled response takes the fault, its ID token stays clean",
           arguments: MockIdentityProviderMode.allCases)
     func deviceCode(mode: MockIdentityProviderMode) async throws {
         try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
-            func deviceFlow() async throws -> JSONObject {
-                let start = try await idp.postForm("/\(Self.contoso)/oauth2/v2.0/devicecode",
-                                                   [("client_id", Self.mobile), ("scope", "openid profile User.Read")])
-                let userCode = try #require(start.json["user_code"]?.stringValue)
-                let browser = Browser(idp)
-                let entry = try await browser.send("GET", idp.baseURL + "/devicelogin")
-                let signIn = try await browser.submit(entry, action: "code", [("user_code", userCode)])
-                let done = try await browser.submit(signIn, action: "signin",
-                                                    [("username", Self.alice), ("password", "alice-password")])
-                #expect(done.status == 200 && done.text.contains("You have signed in"), "\(done.text.prefix(300))")
-                return try await Self.token(idp, [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-                                                  ("client_id", Self.mobile), ("device_code", try #require(start.json["device_code"]?.stringValue))])
-            }
             try await idp.tamper(.wrongAuthorizedParty, token: .access, clientID: Self.mobile)
-            let bad = try await deviceFlow()
-            let clean = try await deviceFlow()
+            let bad = try await Self.deviceFlow(idp)
+            let clean = try await Self.deviceFlow(idp)
             // User.Read is Microsoft Graph's, whose tokens are v1: the authorized party is `appid` there.
             let claims = try await Self.expectOneDefect(idp, bad: bad["access_token"]?.stringValue, clean: clean["access_token"]?.stringValue,
                                                         changed: ["appid"])
@@ -149,18 +150,21 @@ import Testing
         .string(Base64URL.encode(Digest.sha256(Array((value ?? "").utf8)).prefix(16)))
     }
 
+    /// The ID token of a code the headless app gets at the authorize endpoint and redeems.
+    static func redeemedIDToken(_ idp: MockIdentityProvider) async throws -> String? {
+        let code = try #require(try await authorize(idp, responseType: "code")["code"])
+        return try await token(idp, [("grant_type", "authorization_code"), ("client_id", headless), ("code", code),
+                                     ("redirect_uri", "http://localhost:40000"),
+                                     ("scope", "openid profile User.Read")])["id_token"]?.stringValue
+    }
+
     @Test("authorization code: the ID token of the redeemed code takes a nonce fault",
           arguments: MockIdentityProviderMode.allCases)
     func authorizationCode(mode: MockIdentityProviderMode) async throws {
         try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
-            func redeemed() async throws -> String? {
-                let code = try #require(try await Self.authorize(idp, responseType: "code")["code"])
-                return try await Self.token(idp, [("grant_type", "authorization_code"), ("client_id", Self.headless), ("code", code),
-                                                  ("redirect_uri", "http://localhost:40000"),
-                                                  ("scope", "openid profile User.Read")])["id_token"]?.stringValue
-            }
             try await idp.tamper(.wrongNonce, token: .id, clientID: Self.headless)
-            let claims = try await Self.expectOneDefect(idp, bad: try await redeemed(), clean: try await redeemed(), changed: ["nonce"])
+            let claims = try await Self.expectOneDefect(idp, bad: try await Self.redeemedIDToken(idp), clean: try await Self.redeemedIDToken(idp),
+                                                        changed: ["nonce"])
             #expect(claims["nonce"] != nil && claims["nonce"] != "n-7")
         }
     }
@@ -193,6 +197,112 @@ import Testing
             let id = try await Self.expectOneDefect(idp, bad: bad["id_token"], clean: clean["id_token"], changed: [])
             #expect(id["at_hash"] == Self.hash(bad["access_token"]) && id["c_hash"] == Self.hash(bad["code"]))
             #expect(id["nonce"] == "n-7")
+        }
+    }
+
+    /// The header of a compact JWS as it was sent (its members in their order), its claims (unverified) and its
+    /// signature part.
+    static func parts(_ token: String?, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (header: String, claims: JSONObject, signature: Substring) {
+        let parts = try #require(token, sourceLocation: sourceLocation).split(separator: ".", omittingEmptySubsequences: false)
+        try #require(parts.count == 3, sourceLocation: sourceLocation)
+        let header = try #require(Base64URL.decode(parts[0]), sourceLocation: sourceLocation)
+        let payload = try #require(Base64URL.decode(parts[1]), sourceLocation: sourceLocation)
+        let claims = try #require(try JSONValue.parse(payload).objectValue, sourceLocation: sourceLocation)
+        return (String(decoding: header, as: UTF8.self), claims, parts[2])
+    }
+
+    /// `bad` carries alg-none: the header of `clean` (the same flow's clean token) with `alg` changed to `none` and
+    /// nothing else (`kid`, and v1's `x5t`, kept), an empty signature, and the claims of a clean token.
+    static func expectAlgNone(_ idp: MockIdentityProvider, _ flow: String, bad: String?, clean: String?,
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (badHeader, badClaims, badSignature) = try parts(bad, sourceLocation: sourceLocation)
+        let cleanHeader = try parts(clean, sourceLocation: sourceLocation).header
+        #expect(cleanHeader.contains(#""alg":"RS256""#) && cleanHeader.contains(#""kid":"#), "\(flow): \(cleanHeader)",
+                sourceLocation: sourceLocation)
+        #expect(badHeader == cleanHeader.replacing(#""alg":"RS256""#, with: #""alg":"none""#), "\(flow): \(badHeader)",
+                sourceLocation: sourceLocation)
+        #expect(badSignature.isEmpty, "\(flow)", sourceLocation: sourceLocation)
+        // The claims are those of the same flow's clean token, whose signature verifies; only the fresh ones differ.
+        let cleanClaims = try await idp.verifiedClaims(of: try #require(clean, sourceLocation: sourceLocation), tenant: contoso)
+        let differ = Set(badClaims.keys).union(cleanClaims.keys).filter { badClaims[$0] != cleanClaims[$0] }
+        #expect(differ.subtracting(fresh).isEmpty, "\(flow): \(differ)", sourceLocation: sourceLocation)
+    }
+
+    @Test("alg-none in every flow: the clean token's header with alg none (kid and v1's x5t kept), an empty signature",
+          arguments: MockIdentityProviderMode.allCases)
+    func algNoneInEveryFlow(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(configuration: Self.configuration, mode: mode) { idp in
+            let daemon = "9b1e4c3d-2a5f-4e6b-8c7d-0e1f2a3b4c5d"
+            // Client credentials (a v2 API's token).
+            func app() async throws -> String? {
+                try await Self.token(idp, [("grant_type", "client_credentials"), ("client_id", daemon), ("client_secret", "daemon-secret"),
+                                           ("scope", "api://contoso-api/.default")])["access_token"]?.stringValue
+            }
+            try await idp.tamper(.algNone, token: .access, clientID: daemon)
+            try await Self.expectAlgNone(idp, "client credentials", bad: try await app(), clean: try await app())
+
+            // Password grant, v2 endpoint: a v2 ID token and a Graph (v1) access token; then its refresh.
+            func password() async throws -> JSONObject {
+                try await Self.token(idp, [("grant_type", "password"), ("client_id", Self.mobile), ("username", Self.alice),
+                                           ("password", "alice-password"), ("scope", "openid profile User.Read offline_access")])
+            }
+            try await idp.tamper(.algNone, token: .all, clientID: Self.mobile, count: 2)
+            let bad = try await password()
+            let clean = try await password()
+            try await Self.expectAlgNone(idp, "password ID token", bad: bad["id_token"]?.stringValue, clean: clean["id_token"]?.stringValue)
+            try await Self.expectAlgNone(idp, "password access token", bad: bad["access_token"]?.stringValue,
+                                         clean: clean["access_token"]?.stringValue)
+            func refreshed() async throws -> String? {
+                try await Self.token(idp, [("grant_type", "refresh_token"), ("client_id", Self.mobile), ("scope", "User.Read"),
+                                           ("refresh_token", try #require(clean["refresh_token"]?.stringValue))])["access_token"]?.stringValue
+            }
+            try await idp.tamper(.algNone, token: .access, clientID: Self.mobile)
+            try await Self.expectAlgNone(idp, "refresh", bad: try await refreshed(), clean: try await refreshed())
+
+            // The v1 endpoint: a v1 ID token, whose header carries x5t too.
+            func v1Password() async throws -> String? {
+                let reply = try await idp.postForm("/\(Self.contoso)/oauth2/token", [
+                    ("grant_type", "password"), ("client_id", Self.mobile), ("username", Self.alice), ("password", "alice-password"),
+                    ("resource", "https://graph.microsoft.com")])
+                #expect(reply.status == 200, "\(reply.text)")
+                return reply.json["id_token"]?.stringValue
+            }
+            try await idp.tamper(.algNone, token: .id, clientID: Self.mobile)
+            let v1Bad = try await v1Password()
+            let v1Clean = try await v1Password()
+            #expect(try Self.parts(v1Bad).header.contains(#""x5t":"#))
+            try await Self.expectAlgNone(idp, "v1 password ID token", bad: v1Bad, clean: v1Clean)
+
+            // Device code.
+            try await idp.tamper(.algNone, token: .all, clientID: Self.mobile, count: 2)
+            let deviceBad = try await Self.deviceFlow(idp)
+            let deviceClean = try await Self.deviceFlow(idp)
+            for name in ["id_token", "access_token"] {
+                try await Self.expectAlgNone(idp, "device code \(name)", bad: deviceBad[name]?.stringValue, clean: deviceClean[name]?.stringValue)
+            }
+
+            // Authorization code, and the front channel's tokens (implicit).
+            try await idp.tamper(.algNone, token: .id, clientID: Self.headless)
+            try await Self.expectAlgNone(idp, "authorization code", bad: try await Self.redeemedIDToken(idp),
+                                         clean: try await Self.redeemedIDToken(idp))
+            try await idp.tamper(.algNone, token: .all, clientID: Self.headless, count: 2)
+            let implicitBad = try await Self.authorize(idp, responseType: "id_token token")
+            let implicitClean = try await Self.authorize(idp, responseType: "id_token token")
+            for name in ["id_token", "access_token"] {
+                try await Self.expectAlgNone(idp, "implicit \(name)", bad: implicitBad[name], clean: implicitClean[name])
+            }
+
+            // Managed identity (IMDS).
+            let identity = "7d3c9a10-2b4e-4f61-8a7d-0c5e6f7a8b9c"
+            try await idp.addManagedIdentity(MockManagedIdentity(clientID: identity, systemAssigned: true), tenant: Self.contoso)
+            func imds() async throws -> String? {
+                try await idp.get(idp.managedIdentityEndpoint(.instanceMetadata) + "?api-version=2018-02-01&resource=https%3A%2F%2Fmanagement.azure.com%2F",
+                                  headers: ["Metadata": "true"]).json["access_token"]?.stringValue
+            }
+            try await idp.tamper(.algNone, token: .access, clientID: identity)
+            try await Self.expectAlgNone(idp, "managed identity", bad: try await imds(), clean: try await imds())
+            #expect(try await idp.pendingFaults().isEmpty)
         }
     }
 }

@@ -15,6 +15,22 @@ import Testing
         #expect(entries[1].path == "/ok" && entries[1].reason == nil)
     }
 
+    @Test("the bound is in bytes: one character of many bytes, a long method and multi-byte text are cut to it, never split")
+    func boundedInBytes() throws {
+        let log = RequestLog()
+        // One grapheme cluster: a letter and 100,000 combining marks (200 KB of UTF-8).
+        let cluster = "a" + String(repeating: "\u{0301}", count: 100_000)
+        log.record(RequestLog.Entry(method: String(repeating: "M", count: 60_000), path: "/" + cluster, status: 404,
+                                    reason: String(repeating: "é", count: 50_000)))
+        let entry = try #require(log.entries.first)
+        let limit = RequestLog.maximumTextLength + "…".utf8.count
+        #expect(entry.method.utf8.count == limit && entry.method.hasSuffix("…"))
+        #expect(entry.path.utf8.count <= limit && entry.path.utf8.starts(with: "/a\u{0301}".utf8) && entry.path.hasSuffix("…"))
+        // Two-byte characters: cut between them, so the text stays valid and no replacement character appears.
+        #expect((entry.reason?.utf8.count ?? 0) <= limit && entry.reason?.contains("\u{FFFD}") == false)
+        #expect(entry.reason?.hasPrefix("éé") == true)
+    }
+
     @Test("the ring keeps the newest entries up to its capacity")
     func ring() {
         let log = RequestLog()

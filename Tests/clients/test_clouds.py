@@ -8,6 +8,7 @@ import msal
 import pytest
 import requests
 
+from conftest import own_session, serving
 from namespace import run_at_real_hosts
 from test_browser import CHROMEDRIVER, CHROMIUM, loopback_redirect
 
@@ -97,6 +98,22 @@ def us_government_community(server):
 
 def test_tenant_region_sub_scope_at_login_microsoftonline_us():
     run_at_real_hosts(__file__, "us_government_community", CLOUD_HOSTS, SOVEREIGN)
+
+
+def test_a_us_government_tenant_without_a_sub_scope_is_gcc_high(tmp_path):
+    # Every tenant at login.microsoftonline.us is GCC High or DoD: one configured with neither says DODCON in both
+    # documents; DOD stays configurable.
+    path = tmp_path / "usgov.yaml"
+    path.write_text("tenants:\n"
+                    "  - {id: 0e0e0e0e-1111-4222-8333-444444444444, domains: [agency.onmicrosoft.us], cloud: usgov}\n"
+                    "  - {id: 0d0d0d0d-1111-4222-8333-444444444444, domains: [army.onmicrosoft.us], cloud: usgov, regionSubScope: DOD}\n")
+    with serving(str(path)) as s:
+        for tenant, expected in (("agency.onmicrosoft.us", "DODCON"), ("army.onmicrosoft.us", "DOD")):
+            for document in ("/%s/.well-known/openid-configuration" % tenant, "/%s/v2.0/.well-known/openid-configuration" % tenant):
+                doc = own_session(s).get(s.url(document)).json()
+                assert doc["tenant_region_scope"] == "USGov" and doc["tenant_region_sub_scope"] == expected, (document, doc)
+                keys = list(doc)
+                assert keys[keys.index("tenant_region_scope") + 1] == "tenant_region_sub_scope"
 
 
 # --- China: login.chinacloudapi.cn ------------------------------------------------------------------------------

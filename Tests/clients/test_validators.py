@@ -21,9 +21,10 @@ class Refused(Exception):
 
 
 # Each defect's refusal: the exception's class and a word of its message (the claim or what failed). PyJWT checks
-# the signature, alg, iss, aud, the times and the claims required; tid and azp are the API's own checks.
+# the signature, alg, iss, aud, the times and the claims required; tid and azp are the API's own checks. alg-none
+# keeps the header's kid, so PyJWKClient finds the key and the refusal is PyJWT's algorithm check, as in a real attack.
 PYJWT = {
-    "bad-signature": (jwt.InvalidSignatureError, "Signature"), "alg-none": (jwt.PyJWKClientError, '"None"'),
+    "bad-signature": (jwt.InvalidSignatureError, "Signature"), "alg-none": (jwt.InvalidAlgorithmError, "alg"),
     "hs256-public-key": (jwt.InvalidAlgorithmError, "alg"), "unknown-kid": (jwt.PyJWKClientError, "signing key"),
     "no-kid": (jwt.PyJWKClientError, '"None"'), "wrong-issuer": (jwt.InvalidIssuerError, "issuer"),
     "wrong-audience": (jwt.InvalidAudienceError, "Audience"), "wrong-tenant": (jwt.InvalidIssuerError, "issuer"),

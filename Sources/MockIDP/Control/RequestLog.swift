@@ -16,8 +16,9 @@ final class RequestLog: Sendable {
 
     /// How many requests are kept.
     static let capacity = 1000
-    /// The most characters of a path or reason kept (the rest is cut, marked with "…"): 1,000 entries stay under a
-    /// few MB whatever clients send.
+    /// The most bytes (UTF-8) of a method, path or reason kept (the rest is cut, marked with "…"): 1,000 entries
+    /// stay under a few MB whatever clients send. Bytes, not characters: one character can be any number of bytes
+    /// (a letter with a hundred thousand combining marks).
     static let maximumTextLength = 1024
 
     private struct Ring {
@@ -30,6 +31,7 @@ final class RequestLog: Sendable {
     /// Adds a request, dropping the oldest when full.
     func record(_ entry: Entry) {
         var entry = entry
+        entry.method = Self.bounded(entry.method)
         entry.path = Self.bounded(entry.path)
         entry.reason = entry.reason.map(Self.bounded)
         ring.withLock { r in
@@ -42,10 +44,13 @@ final class RequestLog: Sendable {
         }
     }
 
-    /// `text` cut to `maximumTextLength` characters (a copy, so the cut string does not keep the whole alive).
+    /// `text` cut to `maximumTextLength` bytes, at a Unicode scalar's start (a copy, so the cut string does not keep
+    /// the whole alive).
     static func bounded(_ text: String) -> String {
         guard text.utf8.count > maximumTextLength else { return text }
-        return String(text.prefix(maximumTextLength)) + "…"
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: maximumTextLength)
+        while end > text.utf8.startIndex, text.utf8[end] & 0xC0 == 0x80 { end = text.utf8.index(before: end) }
+        return String(decoding: text.utf8[..<end], as: UTF8.self) + "…"
     }
 
     /// The kept requests, oldest first.

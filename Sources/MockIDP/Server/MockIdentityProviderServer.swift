@@ -154,6 +154,6 @@ extension HTTPServer.Configuration {
         perAddressConnectionLimit = limits.connectionsPerAddress
         connectionTimeout = limits.connectionTimeout
         maximumBodySize = limits.bodySize
-        connectionMemoryLimit = limits.headerSize
+        maximumHeaderSize = limits.headerSize
     }
 }

@@ -11,8 +11,8 @@ public struct ServerLimits: Sendable, Equatable {
     public var connectionTimeout: Int
     /// The largest request body in bytes (`--max-body-size`, default 1 MiB); larger ones get 413.
     public var bodySize: Int
-    /// The memory for a request's line and header fields in bytes (`--max-header-size`, default 64 KiB); larger
-    /// heads get 431.
+    /// The memory a request's line and header fields may take in bytes (`--max-header-size`, default 64 KiB; a Cookie
+    /// field counts twice); larger heads get 431. Each connection keeps 24 KiB more for the response's head.
     public var headerSize: Int
 
     /// The defaults of `mockidp serve`.

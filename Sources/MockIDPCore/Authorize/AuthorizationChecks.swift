@@ -171,6 +171,11 @@ package struct AuthorizationChecks {
                 scope += " offline_access " + ScopeRequest.v1DefaultScope(resource)
             }
         }
+        // The code keeps the scope and nonce until it expires: longer ones than it keeps are refused first.
+        guard scope.utf8.count <= ScopeRequest.maximumLength else { throw fail(.scopeTooLong(scope, limit: ScopeRequest.maximumLength)) }
+        if let nonce = value("nonce"), nonce.utf8.count > AuthorizationCode.maximumNonceLength {
+            throw fail(.invalidParameter("nonce", "is \(nonce.utf8.count) bytes long; at most \(AuthorizationCode.maximumNonceLength) are accepted"))
+        }
         let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
             ?? provider.homeTenant(of: client, directory: directory)
         do throws(OAuthError) {

@@ -22,6 +22,21 @@ struct AuthorizationCode: Sendable {
 }
 
 extension AuthorizationCode: Expiring {
+    /// The longest `nonce` a code keeps (OpenID Connect sets none; nonces are a few dozen characters): an authorize
+    /// request with a longer one is refused before a code is issued.
+    static let maximumNonceLength = 2048
+
+    /// The client's text the code keeps until it expires: redirect URI, scopes (and a v1 `resource`), nonce, PKCE
+    /// challenge, and the user's name.
+    var keptBytes: Int {
+        redirectURI.utf8.count + scope.utf8.count + (resource?.utf8.count ?? 0) + (nonce?.utf8.count ?? 0)
+            + (codeChallenge?.utf8.count ?? 0) + username.utf8.count
+    }
+
+    /// 32 MiB: at the scope and nonce limits (`ScopeRequest.maximumLength`, `maximumNonceLength`), some 3,000 codes;
+    /// codes of ordinary sizes reach the store's count bound first.
+    static var keptBytesCapacity: Int { 32 << 20 }
+
     /// The code once redeemed: only what tells a replay apart (the grant paths read the policy, tenant and client,
     /// then refuse it as redeemed) is kept until it expires, not the user, scopes, nonce and PKCE challenge.
     var spent: AuthorizationCode {

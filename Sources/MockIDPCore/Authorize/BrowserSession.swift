@@ -46,6 +46,9 @@ struct BrowserSession: Sendable, Equatable {
 /// A session ID signed out before its cookie expired (logout): kept until then, so a copy of the cookie is refused.
 private struct EndedSession: Expiring {
     var expiresAt: Int
+    /// The session ID is the server's own, sealed in its cookie: no client text.
+    var keptBytes: Int { 0 }
+    static var keptBytesCapacity: Int { 0 }
 }
 
 /// Browser sessions that live in their cookies: the cookie's value is the session itself, sealed (AES-256-GCM) with

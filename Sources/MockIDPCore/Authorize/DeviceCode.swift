@@ -19,7 +19,15 @@ struct DeviceAuthorization: Sendable {
     var resource: String? = nil
 }
 
-extension DeviceAuthorization: Expiring {}
+extension DeviceAuthorization: Expiring {
+    /// The client's text the device code keeps until it expires: its scopes (a v1 request's `resource` among them)
+    /// and the tenant segment of its path.
+    var keptBytes: Int { scope.utf8.count + (resource?.utf8.count ?? 0) + tenantSegment.utf8.count }
+
+    /// 16 MiB: at the scope limit (`ScopeRequest.maximumLength`) some 2,000 device codes; codes of ordinary sizes reach
+    /// the store's count bound (20,000) first.
+    static var keptBytesCapacity: Int { 16 << 20 }
+}
 
 /// Device codes by device code, with an index by user code.
 struct DeviceCodeStore: Sendable {
@@ -42,6 +50,10 @@ struct DeviceCodeStore: Sendable {
     }
 
     func deviceCode(forUserCode userCode: String) -> String? { byUserCode[userCode] }
+
+    /// How many device codes the store holds (expired ones not yet swept included), and the client text they keep.
+    var count: Int { byDeviceCode.count }
+    var keptBytes: Int { byDeviceCode.keptBytes }
 
     mutating func removeAll() {
         byDeviceCode.removeAll()

@@ -56,6 +56,12 @@ package final class DeviceCodes: Sendable {
         }
     }
 
+    /// How many flows are kept, expired ones not yet swept out included.
+    var count: Int { store.withLock { $0.count } }
+
+    /// The bytes of client text the kept flows hold (`Expiring.keptBytes`).
+    var keptBytes: Int { store.withLock { $0.keptBytes } }
+
     /// Forgets every flow.
     func removeAll() { store.withLock { $0.removeAll() } }
 }

@@ -35,6 +35,8 @@ extension IdentityProvider {
             } else {
                 scope = try p.required(version == .v1 ? "resource" : "scope")
             }
+            // Kept until the code expires, so refused before anything is stored when longer than a code keeps.
+            guard scope.utf8.count <= ScopeRequest.maximumLength else { throw .scopeTooLong(scope, limit: ScopeRequest.maximumLength) }
             if let tenant = authority.specificTenant ?? homeTenant(of: client, directory: directory) {
                 _ = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: Cloud.named(tenant.cloud).graphResource)
             }

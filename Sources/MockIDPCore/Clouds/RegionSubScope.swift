@@ -2,6 +2,9 @@
 /// spelt as Entra sends it. Entra sends the member only for such tenants, right after `tenant_region_scope`, in the
 /// v1 and v2 documents alike.
 ///
+/// Every tenant of the US Government cloud (`login.microsoftonline.us`) is GCC High or DoD (GCC tenants live in the
+/// public cloud), so a `usgov` tenant configured without one is GCC High (`effectiveRegionSubScope`).
+///
 /// Sources: MicrosoftDocs/azure-docs issue 56915 (a GCC High tenant: `"tenant_region_scope": "USGov"`,
 /// `"tenant_region_sub_scope": "DODCON"`) and issue 84367 (a GCC tenant: `"NA"` and `"GCC"`); cisagov/ScubaGear's
 /// Power Platform provider, which reads the v1 document of each kind of tenant (commercial: `"NA"` and no
@@ -22,6 +25,12 @@ public enum RegionSubScope: String, Sendable, CaseIterable {
 }
 
 extension Tenant {
+    /// The sub-scope this tenant's discovery documents name: the configured one, else `DODCON` for a US Government
+    /// tenant (there is no third kind there), else none.
+    package var effectiveRegionSubScope: RegionSubScope? {
+        regionSubScope ?? (cloud == .usgov ? .dodcon : nil)
+    }
+
     /// `tenant_region_scope` of this tenant (discovery, and the optional claim): its sub-scope's, else its cloud's.
-    package func regionScope(in cloud: Cloud) -> String { regionSubScope?.regionScope ?? cloud.regionScope }
+    package func regionScope(in cloud: Cloud) -> String { effectiveRegionSubScope?.regionScope ?? cloud.regionScope }
 }

@@ -24,7 +24,8 @@ package struct ConsentGrant: Sendable, Equatable {
 }
 
 /// The consents users gave, by user, client and API. Consents do not expire (Entra keeps them until revoked), so
-/// the store is bounded by count: when full, everything is forgotten, as the other stores do (apps then ask again).
+/// the store is bounded by count and by the bytes of scope names it keeps: when full, everything is forgotten, as the
+/// other stores do (apps then ask again). Each grant's scopes are bounded as Graph bounds a grant's.
 struct ConsentStore: Sendable {
     private struct Key: Hashable {
         var tenantID: String
@@ -35,6 +36,17 @@ struct ConsentStore: Sendable {
 
     private var grants: [Key: ConsentGrant] = [:]
     let capacity: Int
+    /// The bytes of scope names the grants keep together.
+    private(set) var keptBytes = 0
+
+    /// A grant's scopes, written space-separated, are at most this long: Microsoft Graph's oAuth2PermissionGrant
+    /// resource type says of `scope` "Must not exceed 3,850 characters in length"
+    /// (https://learn.microsoft.com/graph/api/resources/oauth2permissiongrant). A consent that would pass it drops the
+    /// grant's oldest scopes (the app asks for them again when it needs them).
+    static let maximumScopeLength = 3850
+    /// The most bytes of scope names all grants keep: 16 MiB, some 4,000 grants at the per-grant bound, and far more
+    /// than the count bound at ordinary sizes.
+    static let keptBytesCapacity = 16 << 20
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -51,25 +63,39 @@ struct ConsentStore: Sendable {
     mutating func grant(_ permissions: [DelegatedPermission], tenantID: String, userObjectID: String, username: String, clientID: String) {
         for permission in permissions {
             let key = Key(tenantID: tenantID, userObjectID: userObjectID, clientID: clientID, resourceID: permission.resourceID.lowercased())
-            if grants[key] == nil, grants.count >= capacity { grants.removeAll() }
+            if grants[key] == nil, grants.count >= capacity || keptBytes + Self.maximumScopeLength > Self.keptBytesCapacity {
+                removeAll()
+            }
             var grant = grants[key] ?? ConsentGrant(tenantID: tenantID, userObjectID: userObjectID, username: username,
                                                     clientID: clientID, resourceID: key.resourceID, scopes: [])
+            let before = Self.scopeLength(grant.scopes)
             let scope = permission.scope.lowercased()
             if !grant.scopes.contains(where: { $0.lowercased() == scope }) {
                 grant.scopes.append(permission.scope)
             }
-            grants[key] = grant
+            while Self.scopeLength(grant.scopes) > Self.maximumScopeLength { grant.scopes.removeFirst() }
+            keptBytes += Self.scopeLength(grant.scopes) - before
+            grants[key] = grant.scopes.isEmpty ? nil : grant
         }
+    }
+
+    /// The length of `scopes` written space-separated, as Graph writes a grant's `scope`.
+    private static func scopeLength(_ scopes: [String]) -> Int {
+        scopes.reduce(max(0, scopes.count - 1)) { $0 + $1.utf8.count }
     }
 
     /// Removes the grants `matching` selects; returns how many went.
     mutating func revoke(where matching: (ConsentGrant) -> Bool) -> Int {
         let before = grants.count
         grants = grants.filter { !matching($0.value) }
+        keptBytes = grants.values.reduce(0) { $0 + Self.scopeLength($1.scopes) }
         return before - grants.count
     }
 
-    mutating func removeAll() { grants.removeAll() }
+    mutating func removeAll() {
+        grants.removeAll()
+        keptBytes = 0
+    }
 
     /// Every grant, ordered by user, client and API (stable for listings).
     var all: [ConsentGrant] {

@@ -21,7 +21,7 @@ public struct Tenant: Sendable, Equatable {
     /// The directory's groups as configured (ids that users list but nobody defines are added by `Directory`).
     public var groups: [Group] = []
     /// The US government community of the tenant (`tenant_region_sub_scope` in its discovery documents); nil for
-    /// other tenants.
+    /// other tenants, and for a `usgov` tenant that is GCC High, the default there (`effectiveRegionSubScope`).
     public var regionSubScope: RegionSubScope?
 
     /// A tenant; only `id` is required.

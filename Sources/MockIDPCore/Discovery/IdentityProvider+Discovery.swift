@@ -65,7 +65,7 @@ extension IdentityProvider {
         // Both versions end alike.
         d["kerberos_endpoint"] = url(.kerberos)
         d["tenant_region_scope"] = region
-        if let subScope = authority.specificTenant?.regionSubScope { d["tenant_region_sub_scope"] = .string(subScope.rawValue) }
+        if let subScope = authority.specificTenant?.effectiveRegionSubScope { d["tenant_region_sub_scope"] = .string(subScope.rawValue) }
         d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
         d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
         // Graph's paths answer on every host of this server: a cloud's login host names that cloud's Graph host (which

@@ -135,6 +135,16 @@ extension OAuthError {
                    reason: "the scope '\(scope)' is not valid here")
     }
 
+    /// Entra answers a `scope` it cannot use with AADSTS70011; mockidp answers so a `scope` longer than a code keeps
+    /// (`ScopeRequest.maximumLength`), naming its length instead of quoting it.
+    package static func scopeTooLong(_ scope: String, limit: Int) -> OAuthError {
+        let length = scope.utf8.count
+        return OAuthError(error: "invalid_scope", aadsts: 70011,
+                          message: "The provided value for the input parameter 'scope' is not valid. The scope is \(length) bytes long; at most \(limit) are accepted.",
+                          b2c: B2CWording(code: "AADB2C90117", message: "The scope provided in the request is \(length) bytes long; at most \(limit) are supported."),
+                          reason: "the scope is \(length) bytes long, more than the \(limit) a code keeps")
+    }
+
     package static func clientCredentialsNeedDefaultScope(_ scope: String) -> OAuthError {
         OAuthError(error: "invalid_scope", aadsts: 1002012,
                    message: "The provided value for scope \(scope) is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).",

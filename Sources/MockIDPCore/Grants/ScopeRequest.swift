@@ -17,6 +17,11 @@ struct ScopeRequest: Sendable {
 
     static let openIDScopeNames: Set<String> = ["openid", "profile", "email", "offline_access"]
 
+    /// The longest `scope` (in bytes) an authorize or device code request may leave in a code until it expires;
+    /// longer ones are refused with Entra's invalid_scope before anything is stored (docs/limits-and-security.md).
+    /// A hundred Graph scopes written in full take some 4,000.
+    package static let maximumLength = 8192
+
     /// The longest of `openIDScopeNames`, in bytes.
     private static let longestOpenIDScope = openIDScopeNames.map(\.utf8.count).max() ?? 0
 

@@ -22,6 +22,7 @@ package struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 413: "Content Too Large"
+        case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
@@ -57,6 +58,8 @@ package struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
     package static let methodNotAllowed = HTTPStatus(rawValue: 405)
     /// 413 Content Too Large (formerly Payload Too Large).
     package static let payloadTooLarge = HTTPStatus(rawValue: 413)
+    /// 414 URI Too Long.
+    package static let uriTooLong = HTTPStatus(rawValue: 414)
     /// 415 Unsupported Media Type.
     package static let unsupportedMediaType = HTTPStatus(rawValue: 415)
     /// 429 Too Many Requests.

@@ -11,6 +11,7 @@ import Logging
 /// 1. URI log callback: the request line is in; keep the raw target, count the request as in flight, and end
 ///    libmicrohttpd's own copy of the query (`hideQuery`).
 /// 2. First access-handler call (headers in): answer nothing, except 413 when Content-Length is over 16 times the limit,
+///    431 when the head takes more of the connection's memory than `maximumHeaderSize` (the rest is the response's),
 ///    and 400/501 when the request cannot be framed or read (`framingRefusal`).
 ///    Queueing a response here would make libmicrohttpd close the connection after it, so keep-alive needs step 4.
 /// 3. Calls with upload data: append to the body (or drop it past the limit), mark it consumed.
@@ -63,7 +64,7 @@ enum AccessHandler {
             requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
             context.requestsInFlight.wrappingAdd(1, ordering: .relaxed)
         }
-        if !pending.headersSeen, let refusal = framingRefusal(pending, connection, url: url, version: version) {
+        if !pending.headersSeen, let refusal = framingRefusal(pending, connection, method: method, url: url, version: version, context) {
             pending.headersSeen = true
             reject(pending, method, status: refusal.status.rawValue, refusal.reason, context)
             // Early answer: libmicrohttpd sends it and closes the connection, whose remaining bytes cannot be framed.
@@ -72,14 +73,30 @@ enum AccessHandler {
         return handle(pending, connection, method, uploadData, uploadDataSize, context)
     }
 
-    /// Why a request whose head just arrived cannot be answered normally (RFC 9112), or nil:
+    /// Why a request whose head just arrived cannot be answered normally, or nil:
+    /// - a head that takes more of the connection's memory than `maximumHeaderSize`: 431 (RFC 6585 §5), or 414 when
+    ///   the request line alone does, so that the rest of the memory is always there for the response's head;
     /// - a NUL byte in the request target (libmicrohttpd's C string would end there, and a shorter path be served): 400;
-    /// - a transfer coding other than `chunked` (`gzip`, `identity`, `gzip, chunked`): 501, as RFC 9112 §6.1 asks
-    ///   (libmicrohttpd would wait for a body it cannot frame until the connection times out);
+    /// - a NUL byte or a CR inside a header line, a folded line, or a field name that is not a token (RFC 9112 §5.1,
+    ///   §5.2; RFC 9110 §5.5), which libmicrohttpd's fields would hide (`RequestHead.problem`): 400;
+    /// - a Transfer-Encoding whose codings cannot frame the body (`transferCodingRefusal`): 400, or 501 for a coding
+    ///   other than chunked before a final chunked (libmicrohttpd would wait for a body it cannot frame until the
+    ///   connection times out);
     /// - Content-Length fields that disagree (RFC 9112 §6.3: unrecoverable framing, a request-smuggling vector): 400.
+    /// Each is answered at once, and the connection closed.
     private static func framingRefusal(
-        _ pending: PendingRequest, _ connection: OpaquePointer, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+        _ pending: PendingRequest, _ connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?, _ context: DaemonContext
     ) -> (status: HTTPStatus, reason: String)? {
+        let footprint = RequestHead.footprint(connection)
+        if footprint > context.maximumHeaderSize {
+            // The request line alone too long: the target is (RFC 9110 §15.5.15).
+            if let version, method.distance(to: version) + 8 > context.maximumHeaderSize {
+                return (.uriTooLong, "the request line is longer than \(context.maximumHeaderSize) bytes")
+            }
+            return (.requestHeaderFieldsTooLarge,
+                    "the request line and header fields take \(footprint) bytes of the connection's memory, more than \(context.maximumHeaderSize)")
+        }
         // libmicrohttpd ends the target with a NUL where the space before the version was, and `version` points just
         // past it; a target that ends sooner held a NUL of its own.
         if let url, let version, let target = pending.target {
@@ -88,17 +105,18 @@ enum AccessHandler {
                 return (.badRequest, "the request target contains a NUL byte")
             }
         }
+        if let version, let problem = RequestHead.problem(connection, start: method, version: version) {
+            return (.badRequest, problem)
+        }
         let headers = headers(of: connection)
         pending.headers = headers
-        var codings: [String] = []
+        var transferEncodings: [String] = []
         // Usually one length, so no set is made unless a second one differs.
         var length: String?
         var lengths: Set<String> = []
         for (name, value) in headers {
             if ASCII.caseInsensitiveEquals(name, "Transfer-Encoding") {
-                codings += commaSeparated(value)
-                    .map { ASCII.lowercased(withoutBlanks($0)) }
-                    .filter { !$0.isEmpty }
+                transferEncodings.append(value)
             } else if ASCII.caseInsensitiveEquals(name, "Content-Length") {
                 func add(_ item: Substring) {
                     let text = withoutBlanks(item)
@@ -114,16 +132,70 @@ enum AccessHandler {
                 }
             }
         }
-        if !codings.isEmpty, codings != ["chunked"] {
-            if let unknown = codings.first(where: { $0 != "chunked" }) {
-                return (.notImplemented, "the transfer coding '\(unknown)' is not supported (only chunked is)")
-            }
-            return (.badRequest, "chunked is applied more than once in Transfer-Encoding")
+        if !transferEncodings.isEmpty, let refusal = transferCodingRefusal(
+            transferEncodings, hasContentLength: length != nil, isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false) {
+            return refusal
         }
         if lengths.count > 1 {
             return (.badRequest, "the request has Content-Length fields that disagree (\(lengths.sorted().joined(separator: ", ")))")
         }
         return nil
+    }
+
+    /// Why the Transfer-Encoding fields of a request (their values, in order) cannot frame its body, or nil when they
+    /// are the one field `chunked`:
+    /// - an item that is not a coding (a token, RFC 9112 §7, with parameters after ';'): control characters, spaces,
+    ///   anything else: 400;
+    /// - no coding at all (an empty field), or a last coding other than chunked: 400, as RFC 9112 §6.3 demands ("the
+    ///   server MUST respond with the 400 (Bad Request) status code and then close the connection");
+    /// - chunked more than once (RFC 9112 §6.1), or with parameters (§7.1 defines none): 400;
+    /// - another coding before the final chunked: 501, as RFC 9112 §6.1 asks for a coding the server does not know;
+    /// - beside Content-Length (§6.1: a server MAY reject it, and must close the connection in any case), or in an
+    ///   HTTP/1.0 request (§6.1: its framing is faulty): 400;
+    /// - chunked alone but written otherwise than as one field `chunked` (empty list items, blanks after it, a second
+    ///   empty field): 501, since libmicrohttpd frames a body as chunked only for exactly that and would wait otherwise.
+    private static func transferCodingRefusal(_ fields: [String], hasContentLength: Bool, isHTTP10: Bool) -> (status: HTTPStatus, reason: String)? {
+        var codings: [String] = []
+        var chunkedParameters = false
+        for item in fields.flatMap(commaSeparated) {
+            let (name, parameters) = codingParts(item)
+            // RFC 9110 §5.6.1: empty list elements are ignored.
+            if name.isEmpty, parameters == nil { continue }
+            guard !name.isEmpty, name.utf8.allSatisfy(RequestHead.isTokenByte) else {
+                return (.badRequest, "Transfer-Encoding holds an item that is not a transfer coding (a control character, a space or a NUL?)")
+            }
+            let coding = ASCII.lowercased(name)
+            if coding == "chunked", parameters != nil { chunkedParameters = true }
+            codings.append(coding)
+        }
+        guard let last = codings.last else { return (.badRequest, "Transfer-Encoding names no transfer coding") }
+        if codings.count(where: { $0 == "chunked" }) > 1 {
+            return (.badRequest, "chunked is applied more than once in Transfer-Encoding")
+        }
+        guard last == "chunked" else {
+            return (.badRequest, "the last transfer coding is '\(last.prefix(64))', not chunked, so the body's length cannot be known")
+        }
+        if chunkedParameters { return (.badRequest, "chunked takes no parameters") }
+        if let unknown = codings.first(where: { $0 != "chunked" }) {
+            return (.notImplemented, "the transfer coding '\(unknown.prefix(64))' is not supported (only chunked is)")
+        }
+        if hasContentLength { return (.badRequest, "the request has both Transfer-Encoding and Content-Length") }
+        if isHTTP10 { return (.badRequest, "an HTTP/1.0 request has Transfer-Encoding, which HTTP/1.0 does not define") }
+        guard fields.count == 1, ASCII.caseInsensitiveEquals(fields[0], "chunked") else {
+            return (.notImplemented, "Transfer-Encoding is chunked, but only written as one field 'chunked' can it be read here")
+        }
+        return nil
+    }
+
+    /// A list item `name *( OWS ";" OWS parameter )` cut into its name (without surrounding spaces and tabs) and
+    /// what follows its first ';' (nil when there is none).
+    private static func codingParts(_ item: Substring) -> (name: Substring, parameters: Substring?) {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let semicolon = item.utf8.firstIndex(of: UInt8(ascii: ";"))
+        var name = item.utf8[..<(semicolon ?? item.utf8.endIndex)]
+        while let first = name.first, isBlank(first) { name = name.dropFirst() }
+        while let last = name.last, isBlank(last) { name = name.dropLast() }
+        return (Substring(name), semicolon.map { Substring(item.utf8[item.utf8.index(after: $0)...]) })
     }
 
     /// The items of a comma-separated field value, empty ones included, cut at the comma's byte.
@@ -385,11 +457,12 @@ enum AccessHandler {
             response = .text("Internal Server Error\n", status: .internalServerError)
         }
         // libmicrohttpd writes the status line and header fields into the connection's memory pool, beside the
-        // request's; header fields that do not fit there make it close the connection with no answer at all.
+        // request's; header fields that do not fit there make it close the connection with no answer at all. A head
+        // within `maximumHeaderSize` leaves `HTTPServer.Configuration.responseHeadReserve` for them (less 2 KiB for
+        // bytes of a next request a client already sent), which the server's own answers stay within; only a
+        // responder's larger ones come here.
         let responseHeaderBytes = response.headers.reduce(256) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
-        let requestBytes = CMicroHTTPD_request_header_size(connection)
-            + 64 * Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)) + 2048
-        if responseHeaderBytes > context.connectionMemoryLimit - requestBytes {
+        if responseHeaderBytes > context.connectionMemoryLimit - RequestHead.footprint(connection) - 2048 {
             context.logger.error("the response's header fields (\(responseHeaderBytes) bytes) do not fit in the connection's memory; sending 500 instead")
             response = .text("Internal Server Error: the response's header fields are too large\n", status: .internalServerError)
         }

@@ -26,7 +26,10 @@ final class DaemonContext: Sendable {
     let logger: Logger
     let isSecure: Bool
     let maximumBodySize: Int
-    /// libmicrohttpd's memory per connection, which holds the request head and the response's header fields.
+    /// The most of the connection's memory a request's head may take (`RequestHead.footprint`); more gets 431.
+    let maximumHeaderSize: Int
+    /// libmicrohttpd's memory per connection, which holds the request head and the response's header fields: the
+    /// head's maximum and the room kept for the response's head.
     let connectionMemoryLimit: Int
     /// The bound port; 0 until the daemon reports it (a request could in theory arrive first).
     let localPort = Atomic<UInt16>(0)
@@ -53,7 +56,7 @@ final class DaemonContext: Sendable {
         logger: Logger,
         isSecure: Bool,
         maximumBodySize: Int,
-        connectionMemoryLimit: Int = 64 * 1024,
+        maximumHeaderSize: Int = 64 * 1024,
         perAddressConnectionLimit: Int = 0,
         rejections: (@Sendable (HTTPRejection) -> Void)? = nil
     ) {
@@ -63,6 +66,7 @@ final class DaemonContext: Sendable {
         self.logger = logger
         self.isSecure = isSecure
         self.maximumBodySize = maximumBodySize
-        self.connectionMemoryLimit = connectionMemoryLimit
+        self.maximumHeaderSize = maximumHeaderSize
+        connectionMemoryLimit = maximumHeaderSize + HTTPServer.Configuration.responseHeadReserve
     }
 }

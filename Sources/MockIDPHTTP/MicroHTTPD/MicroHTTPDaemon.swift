@@ -71,7 +71,7 @@ final class MicroHTTPDaemon: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
             // libmicrohttpd's default is 0, which never closes an idle or half-sent connection.
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: context.connectionMemoryLimit, ptr_value: nil),
         ]
         if context.addressConnections.limit > 0 {
             options.append(callback(.NOTIFY_CONNECTION, unsafeBitCast(AddressConnections.notify, to: Int.self), cls))
@@ -105,11 +105,6 @@ final class MicroHTTPDaemon: @unchecked Sendable {
     /// GnuTLS's priority string for the TLS listeners: its defaults, but TLS 1.2 or 1.3 only. Entra refuses TLS 1.0
     /// and 1.1 (Microsoft's TLS 1.0/1.1 retirement for Entra ID), and a client that works here must work there.
     static let tlsPriorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
-
-    /// The memory each connection gets (at least 8 KiB, whatever the configuration says).
-    static func connectionMemoryLimit(_ configuration: HTTPServer.Configuration) -> Int {
-        max(8192, configuration.connectionMemoryLimit)
-    }
 
     /// Stops accepting: new connections are refused, open ones keep being served, and responses from now on
     /// carry `Connection: close`.

@@ -54,10 +54,15 @@ extension HTTPServer {
         package var perAddressConnectionLimit: Int
         /// Seconds a connection may stay idle or dribble its headers before it is closed (default 30).
         package var connectionTimeout: Int
-        /// Memory per connection in bytes, which bounds the request headers (default 64 KiB, so large
-        /// cookies and tokens fit; headers beyond it get 431). libmicrohttpd clears it for every request,
-        /// so a larger pool costs throughput.
-        package var connectionMemoryLimit: Int
+        /// The most bytes of a connection's memory a request's line and header fields may take (default 64 KiB, so
+        /// large cookies and tokens fit; a Cookie field counts twice, as libmicrohttpd keeps a parsed copy); larger
+        /// heads get 431. Each connection's memory is this and `responseHeadReserve`; libmicrohttpd clears it for
+        /// every request, so a larger pool costs throughput.
+        package var maximumHeaderSize: Int
+
+        /// The room each connection's memory keeps for a response's status line and header fields, whatever the
+        /// request took: the largest the server sends (a 16 KiB redirect with its cookies and security headers) fits.
+        package static let responseHeadReserve = 24 * 1024
 
         /// A configuration for `listeners` with default limits.
         package init(listeners: [Listener], tls: TLSIdentity? = nil) {
@@ -68,7 +73,7 @@ extension HTTPServer {
             connectionLimit = 16_384
             perAddressConnectionLimit = 0
             connectionTimeout = 30
-            connectionMemoryLimit = 64 * 1024
+            maximumHeaderSize = 64 * 1024
         }
     }
 }

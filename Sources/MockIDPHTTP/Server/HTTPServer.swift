@@ -54,7 +54,7 @@ package final class HTTPServer: Sendable {
                     logger: logger,
                     isSecure: listener.isSecure(in: configuration),
                     maximumBodySize: configuration.maximumBodySize,
-                    connectionMemoryLimit: MicroHTTPDaemon.connectionMemoryLimit(configuration),
+                    maximumHeaderSize: configuration.maximumHeaderSize,
                     perAddressConnectionLimit: configuration.perAddressConnectionLimit,
                     rejections: rejections
                 ))
@@ -121,8 +121,8 @@ package final class HTTPServer: Sendable {
             throw HTTPServerError("perAddressConnectionLimit must not be negative")
         }
         guard configuration.connectionTimeout >= 1 else { throw HTTPServerError("connectionTimeout must be at least 1 second") }
-        guard configuration.connectionMemoryLimit >= 8192 else {
-            throw HTTPServerError("connectionMemoryLimit must be at least 8192 bytes")
+        guard configuration.maximumHeaderSize >= 8192 else {
+            throw HTTPServerError("maximumHeaderSize must be at least 8192 bytes")
         }
     }
 }

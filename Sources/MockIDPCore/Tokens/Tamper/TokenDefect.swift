@@ -5,7 +5,8 @@ import MockIDPJOSE
 ///
 /// The definitions (docs/relying-party-testing.md):
 /// - `bad-signature`: the RS256 signature of the token with one bit flipped.
-/// - `alg-none`: header `{"typ":"JWT","alg":"none"}` and an empty signature (`header.payload.`).
+/// - `alg-none`: the clean token's header with `alg` set to `none` (`kid`, and v1's `x5t`, kept, as a real attack
+///   keeps them) and an empty signature (`header.payload.`).
 /// - `hs256-public-key`: header `alg: HS256` (same `kid`), signed with HMAC-SHA-256 keyed with the published key's
 ///   public PEM (`-----BEGIN PUBLIC KEY-----`, 64-character lines, final newline), the classic key-confusion attack.
 /// - `unknown-kid`: `kid` (and v1's `x5t`) name no published key; RS256-signed with the active key.
@@ -23,7 +24,7 @@ import MockIDPJOSE
 public enum TokenDefect: String, CaseIterable, Sendable, Equatable {
     /// The RS256 signature with one bit flipped.
     case badSignature = "bad-signature"
-    /// `alg: none` and an empty signature.
+    /// `alg: none` in the clean header, and an empty signature.
     case algNone = "alg-none"
     /// HS256, keyed with the published key's public PEM (key confusion).
     case hs256PublicKey = "hs256-public-key"
@@ -117,7 +118,9 @@ extension TokenDefect {
         var header: JSONObject = version == .v1 ? ["typ": "JWT", "alg": "RS256", "x5t": .string(key.keyID), "kid": .string(key.keyID)]
             : ["typ": "JWT", "alg": "RS256", "kid": .string(key.keyID)]
         switch self {
-        case .algNone: header = ["typ": "JWT", "alg": "none"]
+        // A validator that finds the key by `kid` and then trusts the header's `alg` is the one this defect catches,
+        // so the header keeps everything else a clean token's has.
+        case .algNone: header["alg"] = "none"
         case .hs256PublicKey: header["alg"] = "HS256"
         case .unknownKeyID:
             let kid = JSONValue.string(Base64URL.encode(inputs.random(20)))
