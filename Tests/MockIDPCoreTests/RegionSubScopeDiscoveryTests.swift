@@ -57,7 +57,6 @@ import Testing
 
     @Test("the DoD tenant stays a US Government tenant: refused at the public cloud's host, served at its own")
     func servedByItsCloudOnly() throws {
-        let at = { (host: String) in provider.testScope(at: host) }
         let refusal = try #require(provider.hostRefusal(tenantSegment: Self.dodID, context: provider.testScope(at: "login.microsoftonline.com"), forDiscovery: true))
         #expect(refusal.aadsts == 90002)
         #expect(provider.hostRefusal(tenantSegment: Self.dodID, context: provider.testScope(at: "login.microsoftonline.us"), forDiscovery: true) == nil)
