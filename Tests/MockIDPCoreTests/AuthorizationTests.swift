@@ -49,7 +49,7 @@ import Testing
         var badType = base()
         badType[2] = ("response_type", "magic")
         guard case .redirectError(let e, let uri, let mode, let state) = check(badType) else { Issue.record("expected a redirect"); return }
-        #expect(e.error == "unsupported_response_type" && uri == "http://localhost:51234" && mode == .query && state == "st-1")
+        #expect(e.code == .unsupportedResponseType && uri == "http://localhost:51234" && mode == .query && state == "st-1")
         var implicit = base()
         implicit[2] = ("response_type", "id_token")
         #expect(redirectedCode(check(implicit)) == 700054)

@@ -152,12 +152,12 @@ enum CloudFixtures {
     func foreignTenantRefused() throws {
         let refusal = try #require(provider.hostRefusal(tenantSegment: "contoso.onmicrosoft.com", context: provider.testScope(at: "login.microsoftonline.us"),
                                                         forDiscovery: true))
-        #expect(refusal.error == "invalid_tenant" && refusal.aadsts == 90002 && refusal.status == 400)
+        #expect(refusal.code == .invalidTenant && refusal.aadsts == 90002 && refusal.status == 400)
         #expect(refusal.message.hasPrefix("Tenant 'contoso.onmicrosoft.com' not found."))
         #expect(refusal.reason.contains("public cloud") && refusal.reason.contains("usgov"))
         let token = try #require(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: provider.testScope(at: "login.microsoftonline.de"),
                                                       forDiscovery: false))
-        #expect(token.error == "invalid_request" && token.aadsts == 90002)
+        #expect(token.code == .invalidRequest && token.aadsts == 90002)
         let b2c = try #require(provider.hostRefusal(tenantSegment: Fixtures.contosoID, context: provider.testScope(at: "fabrikamb2c.b2clogin.com"),
                                                     forDiscovery: true))
         #expect(b2c.reason.contains("not an Azure AD B2C tenant"))

@@ -41,7 +41,7 @@ import Testing
     @Test("ROPC without consent is AADSTS65001 invalid_grant with suberror consent_required; after consent it succeeds")
     func passwordNeedsConsent() throws {
         let refused = try #require(password("User.Read openid profile offline_access").error)
-        #expect(refused.error == "invalid_grant" && refused.aadsts == 65001 && refused.suberror == "consent_required" && refused.status == 400)
+        #expect(refused.code == .invalidGrant && refused.aadsts == 65001 && refused.suberror == .consentRequired && refused.status == 400)
         #expect(refused.message.contains("'\(Self.asking)' named 'Contoso Notes'"))
         #expect(refused.reason.contains("User.Read") && refused.reason.contains("openid"))
         try consent("User.Read openid profile offline_access")
@@ -103,7 +103,7 @@ import Testing
         }
         #expect(refresh(nil).body != nil)
         let refused = try #require(refresh("Mail.Read offline_access").error)
-        #expect(refused.aadsts == 65001 && refused.suberror == "consent_required")
+        #expect(refused.aadsts == 65001 && refused.suberror == .consentRequired)
         provider.consents.revoke(username: "ALICE@contoso.onmicrosoft.com", clientID: Self.asking)
         #expect(refresh(nil).error?.aadsts == 65001)
     }
@@ -117,7 +117,7 @@ import Testing
                                       ("requested_token_use", "on_behalf_of")])
         }
         let refused = try #require(exchange().error)
-        #expect(refused.aadsts == 65001 && refused.suberror == "consent_required" && refused.reason.contains("has not consented"))
+        #expect(refused.aadsts == 65001 && refused.suberror == .consentRequired && refused.reason.contains("has not consented"))
         try consent("https://graph.microsoft.com/.default", client: Self.middle)
         #expect(exchange().body?["access_token"] != nil)
     }

@@ -55,7 +55,7 @@ import Testing
         fault.remaining = 1
         _ = provider.controls.add(fault)
         let error = fault.oauthError(resource: "api://x")
-        #expect(error.error == "invalid_grant" && error.status == 400 && error.suberror == "basic_action")
+        #expect(error.code == .invalidGrant && error.status == 400 && error.suberror == .basicAction)
         #expect(error.claims == Fault.multiFactorChallenge)
         #expect(error.message.contains("'api://x'"))
         let answer = ClaimsRequest(json: Fault.multiFactorChallenge)
@@ -67,13 +67,13 @@ import Testing
     func faultDefaults() {
         var throttle = Fault(endpoint: "token")
         throttle.status = 429
-        #expect(throttle.oauthError().error == "temporarily_unavailable" && throttle.effectiveRetryAfter == 1)
+        #expect(throttle.oauthError().code == .temporarilyUnavailable && throttle.effectiveRetryAfter == 1)
         var outage = Fault(endpoint: "keys")
         outage.status = 500
-        #expect(outage.oauthError().error == "server_error" && outage.effectiveRetryAfter == nil)
+        #expect(outage.oauthError().code == .serverError && outage.effectiveRetryAfter == nil)
         var wrongSecret = Fault(endpoint: "token")
         wrongSecret.aadsts = 7000215
-        #expect(wrongSecret.effectiveStatus == 401 && wrongSecret.oauthError().error == "invalid_client")
+        #expect(wrongSecret.effectiveStatus == 401 && wrongSecret.oauthError().code == .invalidClient)
         var delay = Fault(endpoint: "token")
         delay.delayMilliseconds = 10
         #expect(delay.isDelayOnly)

@@ -23,17 +23,17 @@ import Testing
     func approved() throws {
         let provider = Fixtures.provider(clock: clock)
         let (device, user) = try start(provider)
-        #expect(poll(provider, device).error?.error == "authorization_pending")
-        #expect(poll(provider, device).error?.error == "slow_down")
+        #expect(poll(provider, device).error?.code == .authorizationPending)
+        #expect(poll(provider, device).error?.code == .slowDown)
         clock.advance(by: 5)
-        #expect(poll(provider, device).error?.error == "authorization_pending")
+        #expect(poll(provider, device).error?.code == .authorizationPending)
         let pending = try #require(provider.deviceLogin(userCode: user.lowercased(), directory: provider.snapshot()))
         #expect(pending.client.clientID == Fixtures.mobile)
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         provider.completeDeviceLogin(userCode: pending.userCode, user: tenant.users[0], tenant: tenant)
         clock.advance(by: 5)
         #expect(Fixtures.claims(poll(provider, device).body?["id_token"]?.stringValue)["oid"] == .string(Fixtures.aliceOID))
-        #expect(poll(provider, device).error?.error == "bad_verification_code")
+        #expect(poll(provider, device).error?.code == .badVerificationCode)
         #expect(provider.deviceLogin(userCode: user, directory: provider.snapshot()) == nil)
     }
 
@@ -42,11 +42,11 @@ import Testing
         let provider = Fixtures.provider(clock: clock)
         let (device, user) = try start(provider)
         provider.completeDeviceLogin(userCode: user, user: nil, tenant: nil)
-        #expect(poll(provider, device).error?.error == "authorization_declined")
+        #expect(poll(provider, device).error?.code == .authorizationDeclined)
         let (second, _) = try start(provider)
         clock.advance(by: 901)
-        #expect(poll(provider, second).error?.error == "expired_token")
-        #expect(poll(provider, "nope").error?.error == "bad_verification_code")
+        #expect(poll(provider, second).error?.code == .expiredToken)
+        #expect(poll(provider, "nope").error?.code == .badVerificationCode)
         guard case .failure(let e) = provider.deviceAuthorization(tenant: Fixtures.contosoID,
             parameters: [(name: "client_id", value: "00000000-0000-0000-0000-0000000000ee"), (name: "scope", value: "openid")],
             context: provider.testScope()) else { Issue.record("expected failure"); return }
@@ -69,7 +69,7 @@ import Testing
                 Issue.record("a scope of \(huge.utf8.count) bytes was accepted")
                 return
             }
-            #expect(e.error == "invalid_scope" && e.aadsts == 70011)
+            #expect(e.code == .invalidScope && e.aadsts == 70011)
             #expect(e.message.utf8.count < 1_000 && e.reason.utf8.count < 1_000, "the error quotes the scope")
         }
         let resource = "api://" + String(repeating: "r", count: ScopeRequest.maximumLength)

@@ -10,10 +10,10 @@ import Testing
     func dialectPicksTheWords() {
         let error = OAuthError.missingParameter("client_id")
         #expect(error.wording(in: .entra) == ErrorWording(
-            error: "invalid_request", code: .aadsts(900144),
+            error: .invalidRequest, code: .aadsts(900144),
             message: "The request body must contain the following parameter: 'client_id'."))
         #expect(error.wording(in: atPolicy) == ErrorWording(
-            error: "invalid_request", code: .b2c("AADB2C90008"), message: "The request does not contain a client ID parameter."))
+            error: .invalidRequest, code: .b2c("AADB2C90008"), message: "The request does not contain a client ID parameter."))
         #expect(OAuthError.missingParameter("code").wording(in: atPolicy).codeAndMessage
             == "AADB2C90083: The request is missing required parameter: code.")
     }

@@ -113,7 +113,7 @@ import Testing
         #expect(remote.fetches.withLock { $0 } == 1)
         remote.keys.withLock { $0 = nil }
         let unavailable = try #require(Self.exchange(provider, token).error)
-        #expect(unavailable.aadsts == 90061 && unavailable.error == "invalid_request" && unavailable.status == 400)
+        #expect(unavailable.aadsts == 90061 && unavailable.code == .invalidRequest && unavailable.status == 400)
         #expect(unavailable.reason.contains("HTTP 503"))
     }
 
@@ -151,7 +151,7 @@ import Testing
                                    key: wrongKey ? Self.remoteKey : Self.clusterKey)
         let error = try #require(Self.exchange(Self.provider(), token, client: client).error, "\(why)")
         #expect(error.aadsts == code, "\(why)")
-        #expect(error.status == 401 && error.error == "invalid_client", "\(why)")
+        #expect(error.status == 401 && error.code == .invalidClient, "\(why)")
         #expect(!error.reason.isEmpty)
     }
 

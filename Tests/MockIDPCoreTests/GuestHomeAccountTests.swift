@@ -91,6 +91,6 @@ import Testing
         #expect(refresh(home, at: "common").body != nil)
         // A tenant where the person has no account refuses the token as Entra refuses a bad refresh token.
         let elsewhere = refresh(home, at: HomeAccountTests.tailspin).error
-        #expect(elsewhere?.aadsts == 9002313 && elsewhere?.error == "invalid_grant")
+        #expect(elsewhere?.aadsts == 9002313 && elsewhere?.code == .invalidGrant)
     }
 }

@@ -59,7 +59,7 @@ import Testing
         guard case .failure(let e) = provider.openIDConfiguration(tenant: "nope.example", version: .v2, context: provider.testScope()) else {
             Issue.record("expected a failure"); return
         }
-        #expect(e.error == "invalid_tenant" && e.aadsts == 90002 && e.status == 400)
+        #expect(e.code == .invalidTenant && e.aadsts == 90002 && e.status == 400)
     }
 
     @Test("v2 keys carry issuer and kid equal to x5t; v1 keys carry no issuer")
@@ -87,7 +87,7 @@ import Testing
             authorizationEndpoint: "https://evil.example/x/oauth2/v2.0/authorize", servedHosts: served, context: provider.testScope()) else {
             Issue.record("expected failure"); return
         }
-        #expect(e.error == "invalid_instance" && e.aadsts == 50049)
+        #expect(e.code == .invalidInstance && e.aadsts == 50049)
     }
 
     @Test("user realm is managed for a configured domain and unknown otherwise")

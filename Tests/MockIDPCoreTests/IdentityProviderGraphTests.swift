@@ -86,7 +86,7 @@ import Testing
         #expect(security["value"] == [.string(Self.sales)])
         let all = json(graph("me/getMemberObjects", token: userToken, method: "POST", body: #"{"securityEnabledOnly": false}"#))
         #expect(all["value"] == [.string(Self.sales), .string(Self.news)])
-        #expect(graph("me/getMemberObjects", token: userToken, method: "POST", body: "{").failure?.error == "BadRequest")
+        #expect(graph("me/getMemberObjects", token: userToken, method: "POST", body: "{").failure?.code == .graphBadRequest)
         #expect(graph("me/getMemberObjects", token: userToken, method: "GET").failure?.status == 405)
     }
 
@@ -100,7 +100,7 @@ import Testing
         let good = try #require(appToken)
         let parts = good.split(separator: ".")
         let forged = parts[0] + "." + parts[1] + "." + Base64URL.encode(Array(repeating: 7, count: 256))
-        #expect(graph("users", token: String(forged)).failure?.error == "InvalidAuthenticationToken")
+        #expect(graph("users", token: String(forged)).failure?.code == .graphInvalidAuthenticationToken)
         #expect(graph("users", token: good, host: "graph.microsoft.us").failure?.message == "Access token validation failure. Invalid issuer.")
         #expect(graph("users", token: good, host: "graph.microsoft.com").failure == nil)
         provider.clock.advance(by: 3601)
@@ -110,13 +110,13 @@ import Testing
 
     @Test("permissions: 403 Authorization_RequestDenied; /me app-only is Graph's 400; unknown ids and segments as Graph answers them")
     func refusals() {
-        #expect(graph("users", token: userToken).failure?.error == "Authorization_RequestDenied")
+        #expect(graph("users", token: userToken).failure?.code == .graphAuthorizationRequestDenied)
         #expect(graph("groups", token: appToken).failure?.status == 403)
         #expect(graph("me", token: appToken).failure?.message == "/me request is only valid with delegated authentication flow.")
-        #expect(graph("users/nobody@contoso.onmicrosoft.com", token: appToken).failure?.error == "Request_ResourceNotFound")
+        #expect(graph("users/nobody@contoso.onmicrosoft.com", token: appToken).failure?.code == .graphRequestResourceNotFound)
         #expect(graph("users/\(Fixtures.aliceOID)/drive", token: appToken).failure?.message == "Resource not found for the segment 'drive'.")
-        #expect(graph("me/photo/$value", token: userToken).failure?.error == "ImageNotFound")
-        #expect(graph("users/$count", token: appToken).failure?.error == "Request_BadRequest")
+        #expect(graph("me/photo/$value", token: userToken).failure?.code == .graphImageNotFound)
+        #expect(graph("users/$count", token: appToken).failure?.code == .graphRequestBadRequest)
         #expect(graph("users/$count", token: appToken, eventual: true) == .success(.count(2)))
     }
 
@@ -153,7 +153,7 @@ import Testing
             guard case .success(.json(let me)) = call("me", token: grace, host: host) else { Issue.record("refused at \(host)"); continue }
             #expect(me["userPrincipalName"] == "grace@contosogov.onmicrosoft.us")
         }
-        #expect(call("me", token: grace, host: "graph.microsoft.com").failure?.error == "InvalidAuthenticationToken")
+        #expect(call("me", token: grace, host: "graph.microsoft.com").failure?.code == .graphInvalidAuthenticationToken)
     }
 
     @Test("a China app's token for microsoftgraph.chinacloudapi.cn lists its tenant's users there only")

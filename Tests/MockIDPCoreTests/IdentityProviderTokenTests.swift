@@ -44,20 +44,20 @@ import Testing
     }
 
     @Test("client credentials errors are Entra's", arguments: [
-        ("api://contoso-api/Reader", 1002012, "invalid_scope"),
-        ("api://nothing/.default", 500011, "invalid_resource"),
-        ("api://contoso-api/.default openid", 1002012, "invalid_scope"),
-        ("api://contoso-api/.default  api://contoso-api/.default", 1002012, "invalid_scope"),
-        ("   ", 1002012, "invalid_scope"),
-        ("api://contoso-api/.default ", 1002012, "invalid_scope"),
-        ("/.default", 500011, "invalid_resource"),
-        ("api://contoso\"api/.default", 70011, "invalid_scope"),
-        ("api://contoso-\u{E9}pi/.default", 70011, "invalid_scope"),
-    ])
-    func clientCredentialsErrors(scope: String, code: Int, error: String) {
+        ("api://contoso-api/Reader", 1002012, .invalidScope),
+        ("api://nothing/.default", 500011, .invalidResource),
+        ("api://contoso-api/.default openid", 1002012, .invalidScope),
+        ("api://contoso-api/.default  api://contoso-api/.default", 1002012, .invalidScope),
+        ("   ", 1002012, .invalidScope),
+        ("api://contoso-api/.default ", 1002012, .invalidScope),
+        ("/.default", 500011, .invalidResource),
+        ("api://contoso\"api/.default", 70011, .invalidScope),
+        ("api://contoso-\u{E9}pi/.default", 70011, .invalidScope),
+    ] as [(String, Int, OAuthError.Code)])
+    func clientCredentialsErrors(scope: String, code: Int, error: OAuthError.Code) {
         let e = clientCredentials(scope).error
         #expect(e?.aadsts == code)
-        #expect(e?.error == error)
+        #expect(e?.code == error)
     }
 
     @Test("client credentials: spaces before the one .default word, and resources named in any case (aud as named)",
@@ -74,7 +74,7 @@ import Testing
           arguments: ["nope", "daemon-secret" + String(repeating: "x", count: 256), "daemon-secre"])
     func wrongSecret(secret: String) {
         let e = clientCredentials("api://contoso-api/.default", secret: secret).error
-        #expect(e?.aadsts == 7000215 && e?.status == 401 && e?.error == "invalid_client", "\(secret.count) characters")
+        #expect(e?.aadsts == 7000215 && e?.status == 401 && e?.code == .invalidClient, "\(secret.count) characters")
     }
 
     @Test("a missing secret is 7000218 and a public client sending one is 700025")
@@ -93,7 +93,7 @@ import Testing
         #expect(Fixtures.token(provider, [("grant_type", "client_credentials"), ("client_id", "00000000-0000-0000-0000-000000000001"),
                                           ("client_secret", "x"), ("scope", "api://contoso-api/.default")]).error?.aadsts == 700016)
         #expect(Fixtures.token(provider, tenant: "nowhere.example", [("grant_type", "password")]).error?.aadsts == 90002)
-        #expect(Fixtures.token(provider, [("grant_type", "magic")]).error?.error == "unsupported_grant_type")
+        #expect(Fixtures.token(provider, [("grant_type", "magic")]).error?.code == .unsupportedGrantType)
         #expect(Fixtures.token(provider, [("client_id", "x")]).error?.aadsts == 900144)
         #expect(Fixtures.token(provider, [("grant_type", "password"), ("grant_type", "password")]).error?.aadsts == 9000411)
         #expect(Fixtures.token(provider, tenant: "common", [("grant_type", "client_credentials"), ("client_id", Fixtures.daemon),
@@ -150,7 +150,7 @@ import Testing
         #expect(password("alice@contoso.onmicrosoft.com", "wrong").error?.aadsts == 50126)
         #expect(password("nobody@contoso.onmicrosoft.com", "x").error?.aadsts == 50034)
         let mfa = password("bob@contoso.onmicrosoft.com", "bob-password").error
-        #expect(mfa?.aadsts == 50076 && mfa?.suberror == "basic_action")
+        #expect(mfa?.aadsts == 50076 && mfa?.suberror == .basicAction)
         #expect(password("alice@contoso.onmicrosoft.com", "alice-password", scope: "api://contoso-api/nope").error?.aadsts == 70011)
         #expect(password("alice@contoso.onmicrosoft.com", "alice-password", scope: "User.Read api://contoso-api/access_as_user").error?.aadsts == 28000)
     }
@@ -181,7 +181,7 @@ import Testing
         clock.advance(by: 7201)
         let expired = Fixtures.token(provider, [("grant_type", "refresh_token"), ("client_id", Fixtures.mobile), ("refresh_token", rt)])
         #expect(expired.error?.aadsts == 700082)
-        #expect(expired.error?.suberror == "bad_token")
+        #expect(expired.error?.suberror == .badToken)
     }
 
     @Test("error bodies carry Entra's fields")

@@ -170,8 +170,8 @@ import Testing
         let deviceCode = try #require(started["device_code"]?.stringValue)
         let pending = v1Token([("grant_type", "device_code"), ("client_id", Fixtures.mobile), ("code", deviceCode),
                                ("resource", "api://contoso-api")])
-        #expect(pending.error?.error == "authorization_pending")
+        #expect(pending.error?.code == .authorizationPending)
         let v2 = Fixtures.token(provider, [("grant_type", "device_code"), ("client_id", Fixtures.mobile), ("code", deviceCode)])
-        #expect(v2.error?.error == "unsupported_grant_type")
+        #expect(v2.error?.code == .unsupportedGrantType)
     }
 }

@@ -89,7 +89,7 @@ import Testing
         let provider = Self.provider()
         for metadata in [nil, "True", "1"] {
             let error = Self.error(Self.answer(provider, Self.imds(metadata: metadata)))
-            #expect(error?.error == "invalid_request" && error?.message == "Required metadata header not specified" && error?.status == 400)
+            #expect(error?.code == .invalidRequest && error?.message == "Required metadata header not specified" && error?.status == 400)
         }
         let error = Self.error(Self.answer(provider, Self.request(.cloudShell, [], metadata: nil)))
         #expect(error?.message == "Required metadata header not specified")
@@ -119,7 +119,7 @@ import Testing
     @Test("an unknown resource is Entra's invalid_resource AADSTS500011")
     func unknownResource() {
         let error = Self.error(Self.answer(Self.provider(), Self.imds(resource: "https://nobody.example.com")))
-        #expect(error?.error == "invalid_resource" && error?.aadsts == 500011)
+        #expect(error?.code == .invalidResource && error?.aadsts == 500011)
     }
 
     @Test("bad parameters are the host's invalid_request, never a crash")

@@ -213,6 +213,9 @@ import Testing
             #expect(bad.status == 400)
             let problems = bad.json["problems"]?.arrayValue ?? []
             #expect(problems.count == 3, "\(bad.text)")
+            // A code outside the vocabulary is a typo, not an error a client could meet.
+            let typo = try await Self.control(idp, "faults", #"{"endpoint": "token", "error": "invalid_grnat", "suberror": "basic-action"}"#)
+            #expect(typo.status == 400 && typo.text.contains("'error' must be") && typo.text.contains("'suberror' must be"), "\(typo.text)")
         }
     }
 

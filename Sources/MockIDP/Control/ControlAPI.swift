@@ -65,13 +65,13 @@ extension EndpointHandlers {
     /// The access rule's answer when `request` may not use the control API; nil when it may.
     func controlAccessRefusal(_ request: HTTPRequest) -> HTTPResponse? {
         guard options.adminEnabled else {
-            return controlError(.notFound, "not_found", "No endpoint at \(request.method) \(request.path).",
+            return controlError(.notFound, .notFound, "No endpoint at \(request.method) \(request.path).",
                                 reason: "the control API is turned off (--no-admin)")
         }
         if let token = options.adminToken {
             let sent = Self.bearerToken(request)
             guard let sent, sent.isSameSecret(as: token) else {
-                var r = controlError(.unauthorized, "unauthorized", "The control API needs Authorization: Bearer with the server's admin token.",
+                var r = controlError(.unauthorized, .unauthorized, "The control API needs Authorization: Bearer with the server's admin token.",
                                      reason: sent == nil ? "the control call has no Authorization: Bearer header (the server runs with --admin-token)"
                                          : "the control call's bearer token is not the server's --admin-token")
                 r.headers["WWW-Authenticate"] = #"Bearer realm="mockidp""#
@@ -80,7 +80,7 @@ extension EndpointHandlers {
             return nil
         }
         guard request.isLoopback else {
-            return controlError(.forbidden, "forbidden", "The control API answers loopback callers only; start the server with --admin-token to allow others.",
+            return controlError(.forbidden, .forbidden, "The control API answers loopback callers only; start the server with --admin-token to allow others.",
                                 reason: "the control call came from \(request.remoteAddress.isEmpty ? "an unknown address" : request.remoteAddress), not loopback, and the server has no --admin-token")
         }
         return nil
@@ -96,7 +96,7 @@ extension EndpointHandlers {
     func crossSiteRefusal(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse? {
         guard options.adminToken == nil, request.method != "GET", request.method != "HEAD" else { return nil }
         func refuse(_ reason: String) -> HTTPResponse {
-            controlError(.forbidden, "forbidden", "The control API refuses calls a web page could send from another site: \(reason).",
+            controlError(.forbidden, .forbidden, "The control API refuses calls a web page could send from another site: \(reason).",
                          reason: "a possible cross-site request: \(reason)")
         }
         if let origin = request.headers["Origin"] {
@@ -154,7 +154,7 @@ extension EndpointHandlers {
             let previous = provider.snapshot().signingKeys.first?.keyID
             let key: SigningKey
             do { key = try SigningKey.generate() } catch {
-                return controlError(.internalServerError, "server_error", "A new signing key could not be made.",
+                return controlError(.internalServerError, .serverError, "A new signing key could not be made.",
                                     reason: "generating a signing key failed: \(error)")
             }
             provider.served.rotateSigningKey(to: key)
@@ -198,7 +198,7 @@ extension EndpointHandlers {
         guard let tenant = provider.snapshot().configuration.tenants.first(where: { t in
             t.id == segment.lowercased() || t.domains.contains { $0.lowercased() == segment.lowercased() }
         }) else {
-            return controlError(.notFound, "tenant_not_found", "No configured tenant has the id or domain '\(segment)'.",
+            return controlError(.notFound, .tenantNotFound, "No configured tenant has the id or domain '\(segment)'.",
                                 reason: "no configured tenant has the id or domain '\(segment)'")
         }
         let text = String(decoding: request.body, as: UTF8.self)
@@ -241,7 +241,7 @@ extension EndpointHandlers {
             }
             let summary = error.problems.map { ($0.path.isEmpty ? "" : "\($0.path): ") + $0.reason }.joined(separator: "; ")
             var r = HTTPResponse.json(JSONValue.object([
-                "error": "invalid_request", "error_description": .string("The \(what) is not valid: \(summary)"),
+                "error": .string(OAuthError.Code.invalidRequest.rawValue), "error_description": .string("The \(what) is not valid: \(summary)"),
                 "problems": .array(problems),
             ]).serialized(), status: .badRequest)
             r.rejectionReason = "the \(what) in the body is not valid: \(summary)"
@@ -252,7 +252,7 @@ extension EndpointHandlers {
     /// The 400 for a control call whose body has `problems`.
     func invalidBody(_ problems: [String]) -> HTTPResponse {
         var r = HTTPResponse.json(JSONValue.object([
-            "error": "invalid_request", "error_description": .string(problems.joined(separator: "; ")),
+            "error": .string(OAuthError.Code.invalidRequest.rawValue), "error_description": .string(problems.joined(separator: "; ")),
             "problems": .array(problems.map { .string($0) }),
         ]).serialized(), status: .badRequest)
         r.rejectionReason = "the control call's body is not valid: " + problems.joined(separator: "; ")
@@ -265,7 +265,7 @@ extension EndpointHandlers {
         return r
     }
 
-    func controlError(_ status: HTTPStatus, _ error: String, _ description: String, reason: String) -> HTTPResponse {
+    func controlError(_ status: HTTPStatus, _ error: OAuthError.Code, _ description: String, reason: String) -> HTTPResponse {
         var r = Self.jsonError(status: status, error: error, description: description)
         r.rejectionReason = reason
         return r

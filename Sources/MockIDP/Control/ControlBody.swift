@@ -90,13 +90,15 @@ extension Fault {
         var fault = Fault(endpoint: endpoint ?? "")
         fault.remaining = body.remainingCount()
         fault.status = body.integer("status", in: 400...599)
-        fault.error = body.string("error")
+        let error = body.string("error")
+        fault.error = error.flatMap(OAuthError.Code.init(rawValue:))
         fault.aadsts = body.integer("aadsts", in: 1...99_999_999)
         fault.b2cCode = body.string("b2cCode")
         if let code = fault.b2cCode, !(code.hasPrefix("AADB2C") && code.count > 6 && code.dropFirst(6).allSatisfy(\.isNumber)) {
             body.problems.append("'b2cCode' must be a B2C error code such as AADB2C90118")
         }
-        fault.suberror = body.string("suberror")
+        let suberror = body.string("suberror")
+        fault.suberror = suberror.flatMap(OAuthError.Suberror.init(rawValue:))
         fault.claims = body.jsonText("claims")
         if let claims = fault.claims, ClaimsRequest(json: claims) == nil {
             body.problems.append("'claims' must be a claims request: a JSON object such as {\"access_token\":{\"acrs\":{\"essential\":true,\"value\":\"c1\"}}}")
@@ -107,8 +109,11 @@ extension Fault {
         fault.clientID = body.string("clientId")
         fault.tenant = body.string("tenant")
         fault.grantType = body.string("grantType")
-        if let error = fault.error, error.isEmpty || error.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" }) {
+        if error != nil && fault.error == nil {
             body.problems.append("'error' must be an OAuth error code such as invalid_grant")
+        }
+        if suberror != nil && fault.suberror == nil {
+            body.problems.append("'suberror' must be one of Entra's: " + OAuthError.Suberror.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard body.problems.isEmpty else { return .failure(ControlProblems(body.problems)) }
         return .success(fault)
@@ -120,10 +125,10 @@ extension Fault {
         if !isDelayOnly {
             let error = oauthError()
             o["status"] = .int(error.status)
-            o["error"] = .string(error.error)
+            o["error"] = .string(error.code.rawValue)
             if let aadsts { o["aadsts"] = .int(aadsts) }
             if let b2cCode { o["b2cCode"] = .string(b2cCode) }
-            if let suberror = error.suberror { o["suberror"] = .string(suberror) }
+            if let suberror = error.suberror { o["suberror"] = .string(suberror.rawValue) }
             if let claims = error.claims { o["claims"] = .string(claims) }
             if let retry = effectiveRetryAfter { o["retryAfter"] = .int(retry) }
         }

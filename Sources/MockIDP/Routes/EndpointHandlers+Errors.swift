@@ -43,7 +43,7 @@ extension EndpointHandlers {
         case .graph(let requestID):
             let date = EntraTime.iso8601(provider.clock.now()).prefix(19)
             let body: JSONValue = ["error": [
-                "code": .string(error.error), "message": .string(error.message),
+                "code": .string(error.code.rawValue), "message": .string(error.message),
                 "innerError": ["date": .string(String(date)), "request-id": .string(requestID),
                                "client-request-id": .string(context.correlationID ?? requestID)],
             ]]

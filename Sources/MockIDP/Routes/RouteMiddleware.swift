@@ -27,7 +27,7 @@ struct ErrorRendering: RouteMiddleware {
             return request.route.render(error, request.scope, request.handlers)
         } catch {
             request.handlers.logger.error("unexpected error at \(request.http.path): \(error)")
-            var response = EndpointHandlers.jsonError(status: .internalServerError, error: "server_error",
+            var response = EndpointHandlers.jsonError(status: .internalServerError, error: .serverError,
                                                       description: "The server met an error it did not expect.")
             response.rejectionReason = "unexpected error: \(error)"
             return response

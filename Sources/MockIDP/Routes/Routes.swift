@@ -29,7 +29,7 @@ struct Routes: Sendable {
         case .methodNotAllowed(let allowed):
             response = Router.methodNotAllowed(allowed)
         case .notFound:
-            response = EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.method) \(request.path).")
+            response = EndpointHandlers.jsonError(status: .notFound, error: .notFound, description: "No endpoint at \(request.method) \(request.path).")
             response.rejectionReason = "no endpoint at \(request.path)"
         }
         record(request, &response, elapsed: ContinuousClock.now - start)
@@ -188,7 +188,7 @@ struct Routes: Sendable {
                 add(methods: ["GET", "HEAD"]) { _, _, _ in EndpointHandlers.checkSessionFrame() }
             case .kerberos:
                 add { request, _, _ in
-                    var r = EndpointHandlers.jsonError(status: .notImplemented, error: "not_supported",
+                    var r = EndpointHandlers.jsonError(status: .notImplemented, error: .notSupported,
                                                        description: "This server does not implement Entra's Kerberos proxy (MS-KKDCP).")
                     r.rejectionReason = "the Kerberos endpoint is not implemented (\(request.method) \(request.path))"
                     return r
@@ -210,7 +210,7 @@ struct Routes: Sendable {
                 switch endpoint {
                 case .discovery, .keys:
                     return try h.b2cDocument(endpoint, request, tenant: tenant, form: .path, context: context)
-                        ?? EndpointHandlers.jsonError(status: .notFound, error: "not_found", description: "No endpoint at \(request.path).")
+                        ?? EndpointHandlers.jsonError(status: .notFound, error: .notFound, description: "No endpoint at \(request.path).")
                 case .authorize: return try h.authorize(request, tenant: tenant, version: .v2, context: context)
                 case .token: return try h.token(request, tenant: tenant, version: .v2, context: context)
                 case .logout:
@@ -370,8 +370,8 @@ struct EndpointHandlers: Sendable {
         return response
     }
 
-    static func jsonError(status: HTTPStatus, error: String, description: String) -> HTTPResponse {
-        let body: JSONValue = ["error": .string(error), "error_description": .string(description)]
+    static func jsonError(status: HTTPStatus, error: OAuthError.Code, description: String) -> HTTPResponse {
+        let body: JSONValue = ["error": .string(error.rawValue), "error_description": .string(description)]
         return HTTPResponse.json(body.serialized(), status: status)
     }
 }

@@ -35,7 +35,7 @@ extension IdentityProvider {
         var keys: [JSONValue] = []
         for key in directory.signingKeys {
             guard let (modulus, exponent) = key.certificate.publicKey.rsaComponents else {
-                return .failure(OAuthError(error: "server_error", message: "The key set could not be built.", status: 500,
+                return .failure(OAuthError(code: .serverError, message: "The key set could not be built.", status: 500,
                                            reason: "a signing key is not RSA"))
             }
             keys.append(["kid": .string(key.keyID), "nbf": .int(key.certificate.notBefore), "use": "sig", "kty": "RSA",

@@ -24,13 +24,13 @@ package struct Fault: Sendable, Equatable {
     /// The HTTP status (default: the code's usual one, else 400).
     package var status: Int?
     /// The OAuth `error` (default: the code's usual one, else from the status).
-    package var error: String?
+    package var error: OAuthError.Code?
     /// The AADSTS number.
     package var aadsts: Int?
     /// B2C's code (`AADB2C90118`) for the fault met at a B2C policy's endpoints (ignored at Entra's).
     package var b2cCode: String?
     /// Entra's `suberror`.
-    package var suberror: String?
+    package var suberror: OAuthError.Suberror?
     /// A claims challenge (a JSON object as a string); AADSTS50076, 50079 and 53003 get a default one.
     package var claims: String?
     /// Seconds for `Retry-After` (429 and 503 get 1 when not given).
@@ -77,20 +77,20 @@ package struct Fault: Sendable, Equatable {
 
     /// Entra's usual `error`, status and text for codes tests commonly inject
     /// (docs/entra-behaviour.md, "AADSTS codes").
-    static let knownCodes: [Int: (error: String, status: Int, suberror: String?, message: String)] = [
-        50076: ("invalid_grant", 400, "basic_action", "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '{resource}'."),
-        50079: ("invalid_grant", 400, "basic_action", "Due to a configuration change made by your administrator, or because you moved to a new location, you must enroll in multi-factor authentication to access '{resource}'."),
-        53003: ("invalid_grant", 400, "message_only", "Access has been blocked by Conditional Access policies. The access policy does not allow token issuance."),
-        50126: ("invalid_grant", 400, nil, "Error validating credentials due to invalid username or password."),
-        50055: ("invalid_grant", 400, "user_password_expired", "The password is expired."),
-        50057: ("invalid_grant", 400, nil, "The user account is disabled."),
-        50053: ("invalid_grant", 400, nil, "Account is locked because user tried to sign in too many times with an incorrect user ID or password."),
-        70008: ("invalid_grant", 400, nil, "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource."),
-        700082: ("invalid_grant", 400, "bad_token", "The refresh token has expired due to inactivity."),
-        50173: ("invalid_grant", 400, nil, "The provided grant has expired due to it being revoked, a fresh auth token is needed."),
-        65001: ("invalid_grant", 400, "consent_required", "The user or administrator has not consented to use the application. Send an interactive authorization request for this user and resource."),
-        50196: ("temporarily_unavailable", 429, nil, "The server terminated an operation because it encountered a client request loop."),
-        7000215: ("invalid_client", 401, nil, "Invalid client secret provided."),
+    static let knownCodes: [Int: (error: OAuthError.Code, status: Int, suberror: OAuthError.Suberror?, message: String)] = [
+        50076: (.invalidGrant, 400, .basicAction, "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '{resource}'."),
+        50079: (.invalidGrant, 400, .basicAction, "Due to a configuration change made by your administrator, or because you moved to a new location, you must enroll in multi-factor authentication to access '{resource}'."),
+        53003: (.invalidGrant, 400, .messageOnly, "Access has been blocked by Conditional Access policies. The access policy does not allow token issuance."),
+        50126: (.invalidGrant, 400, nil, "Error validating credentials due to invalid username or password."),
+        50055: (.invalidGrant, 400, .userPasswordExpired, "The password is expired."),
+        50057: (.invalidGrant, 400, nil, "The user account is disabled."),
+        50053: (.invalidGrant, 400, nil, "Account is locked because user tried to sign in too many times with an incorrect user ID or password."),
+        70008: (.invalidGrant, 400, nil, "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource."),
+        700082: (.invalidGrant, 400, .badToken, "The refresh token has expired due to inactivity."),
+        50173: (.invalidGrant, 400, nil, "The provided grant has expired due to it being revoked, a fresh auth token is needed."),
+        65001: (.invalidGrant, 400, .consentRequired, "The user or administrator has not consented to use the application. Send an interactive authorization request for this user and resource."),
+        50196: (.temporarilyUnavailable, 429, nil, "The server terminated an operation because it encountered a client request loop."),
+        7000215: (.invalidClient, 401, nil, "Invalid client secret provided."),
     ]
 
     /// The error this fault answers with; `resource` fills `{resource}` in Entra's texts. At a B2C policy it reads in
@@ -106,18 +106,18 @@ package struct Fault: Sendable, Equatable {
         let b2c: B2CWording? = if let b2cCode { B2CWording(code: b2cCode, message: "\(text)") }
             else if let aadsts { OAuthError.b2cWording(forAADSTS: aadsts) }
             else { B2CWording(code: "", message: "\(text)") }
-        return OAuthError(error: error, aadsts: aadsts, message: text, b2c: b2c, suberror: suberror ?? known?.suberror,
+        return OAuthError(code: error, aadsts: aadsts, message: text, b2c: b2c, suberror: suberror ?? known?.suberror,
                           claims: challenge, status: status, mayRedirect: true,
-                          reason: "injected fault \(id) on '\(endpoint)' answered \(status) \(error)" + (aadsts.map { " AADSTS\($0)" } ?? "")
+                          reason: "injected fault \(id) on '\(endpoint)' answered \(status) \(error.rawValue)" + (aadsts.map { " AADSTS\($0)" } ?? "")
                             + (b2cCode.map { " (\($0) at a B2C policy)" } ?? ""))
     }
 
-    private static func error(forStatus status: Int) -> String {
+    private static func error(forStatus status: Int) -> OAuthError.Code {
         switch status {
-        case 401: "invalid_client"
-        case 429, 503: "temporarily_unavailable"
-        case 500...: "server_error"
-        default: "invalid_request"
+        case 401: .invalidClient
+        case 429, 503: .temporarilyUnavailable
+        case 500...: .serverError
+        default: .invalidRequest
         }
     }
 }

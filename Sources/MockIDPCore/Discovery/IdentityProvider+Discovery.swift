@@ -105,7 +105,7 @@ extension IdentityProvider {
         var keys: [JSONWebKey] = []
         for key in directory.signingKeys {
             do { keys.append(try key.jsonWebKey(issuer: issuer)) } catch {
-                return .failure(OAuthError(error: "server_error", message: "The key set could not be built.", status: 500,
+                return .failure(OAuthError(code: .serverError, message: "The key set could not be built.", status: 500,
                                            reason: "building the JWK failed: \(error)"))
             }
         }

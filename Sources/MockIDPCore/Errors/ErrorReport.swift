@@ -36,9 +36,9 @@ package struct ErrorReport: Sendable {
 
     /// The JSON body of token-like endpoints.
     package var jsonBody: JSONValue {
-        if isB2C { return ["error": .string(wording.error), "error_description": .string(b2cDescription)] }
+        if isB2C { return ["error": .string(wording.error.rawValue), "error_description": .string(b2cDescription)] }
         var body: JSONObject = [
-            "error": .string(wording.error),
+            "error": .string(wording.error.rawValue),
             "error_description": .string("\(wording.codeAndMessage) Trace ID: \(traceID) Correlation ID: \(correlationID) Timestamp: \(timestamp)"),
         ]
         if let aadsts { body["error_codes"] = [.int(aadsts)] }
@@ -46,7 +46,7 @@ package struct ErrorReport: Sendable {
         body["trace_id"] = .string(traceID)
         body["correlation_id"] = .string(correlationID)
         if let aadsts { body["error_uri"] = .string(errorURI(aadsts)) }
-        if let suberror = error.suberror { body["suberror"] = .string(suberror) }
+        if let suberror = error.suberror { body["suberror"] = .string(suberror.rawValue) }
         if let claims = error.claims { body["claims"] = .string(claims) }
         if let additionalInfo = error.additionalInfo { body["error_additional_info"] = .array(additionalInfo.map { .string($0) }) }
         return .object(body)
@@ -55,12 +55,12 @@ package struct ErrorReport: Sendable {
     /// The parameters sent to a verified redirect URI, `state` among them when the request had one.
     package func redirectParameters(state: String?) -> [(name: String, value: String)] {
         if isB2C {
-            var parameters: [(name: String, value: String)] = [("error", wording.error), ("error_description", b2cDescription)]
+            var parameters: [(name: String, value: String)] = [("error", wording.error.rawValue), ("error_description", b2cDescription)]
             if let state { parameters.append(("state", state)) }
             return parameters
         }
         var parameters: [(name: String, value: String)] = [
-            ("error", wording.error),
+            ("error", wording.error.rawValue),
             ("error_description", "\(wording.codeAndMessage)\r\nTrace ID: \(traceID)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(timestamp)"),
         ]
         if let aadsts { parameters.append(("error_uri", errorURI(aadsts))) }
@@ -75,7 +75,7 @@ package struct ErrorReport: Sendable {
         let code = switch wording.code {
         case .aadsts(let number): "AADSTS\(number)"
         case .b2c(let code): code
-        case .none: wording.error
+        case .none: wording.error.rawValue
         }
         return ["code": code, "message": wording.message,
          "traceID": traceID, "correlationID": correlationID, "timestamp": timestamp]

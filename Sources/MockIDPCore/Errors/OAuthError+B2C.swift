@@ -22,47 +22,47 @@ extension OAuthError {
     }
 
     private static func missingB2CResource(reason: String) -> OAuthError {
-        var e = OAuthError(error: "not_found", message: "404 - File or directory not found.", status: 404, reason: reason)
+        var e = OAuthError(code: .notFound, message: "404 - File or directory not found.", status: 404, reason: reason)
         e.isMissingResource = true
         return e
     }
 
     /// A policy path or `?p=` on a tenant that is not a B2C tenant.
     package static func notB2CTenant(_ tenant: String, policy: String, status: Int = 400) -> OAuthError {
-        .b2cOnly(error: "invalid_request", code: "AADB2C90022",
+        .b2cOnly(.invalidRequest, b2cCode: "AADB2C90022",
                  message: "Unable to return metadata for the policy '\(policy)' in tenant '\(tenant)'.", status: status,
                  reason: "the tenant '\(tenant)' is not a B2C tenant (it has no b2c: section), so it has no policy '\(policy)'")
     }
 
     /// "Forgot your password?" on a sign-up/sign-in page: the app is told to start its password-reset policy.
     package static func forgotPassword() -> OAuthError {
-        .b2cOnly(error: "access_denied", code: "AADB2C90118", message: "The user has forgotten their password.",
+        .b2cOnly(.accessDenied, b2cCode: "AADB2C90118", message: "The user has forgotten their password.",
                  mayRedirect: true, reason: "the user chose 'Forgot your password?' on the sign-in page")
     }
 
     /// Cancel on a B2C page (the wording real B2C sends for self-asserted pages; the table lists "User cancellation.").
     package static func userCancelled() -> OAuthError {
-        .b2cOnly(error: "access_denied", code: "AADB2C90091", message: "The user has cancelled entering self-asserted information.",
+        .b2cOnly(.accessDenied, b2cCode: "AADB2C90091", message: "The user has cancelled entering self-asserted information.",
                  mayRedirect: true, reason: "the user pressed Cancel on a B2C page")
     }
 
     /// A code or refresh token redeemed at another policy's token endpoint.
     package static func grantForOtherPolicy(actual: String, expected: String) -> OAuthError {
-        .b2cOnly(error: "invalid_grant", code: "AADB2C90088",
+        .b2cOnly(.invalidGrant, b2cCode: "AADB2C90088",
                  message: "The provided grant has not been issued for this endpoint. Actual Value : \(actual) and Expected Value : \(expected)",
                  reason: "the grant was issued by policy '\(expected)' but redeemed at policy '\(actual)'")
     }
 
     /// B2C's token endpoint speaks authorization_code and refresh_token (and password at ROPC policies) only here.
     package static func b2cUnsupportedGrantType(_ grantType: String) -> OAuthError {
-        .b2cOnly(error: "unsupported_grant_type", code: "AADB2C90086", message: "The supplied grant_type [\(grantType)] is not supported.",
+        .b2cOnly(.unsupportedGrantType, b2cCode: "AADB2C90086", message: "The supplied grant_type [\(grantType)] is not supported.",
                  reason: "grant_type '\(grantType)' is not supported by this B2C policy (authorization_code and refresh_token are; password only at ROPC policies, whose name contains 'ropc')")
     }
 
     /// ROPC policy: an unknown user or a wrong password (one text for both, as B2C's table has it). The
     /// `access_denied` error value is [INF].
     package static func b2cInvalidCredentials(username: String, unknownUser: Bool) -> OAuthError {
-        .b2cOnly(error: "access_denied", code: "AADB2C90225", message: "The username or password provided in the request are invalid.",
+        .b2cOnly(.accessDenied, b2cCode: "AADB2C90225", message: "The username or password provided in the request are invalid.",
                  reason: unknownUser ? "the B2C tenant has no local account '\(username)'" : "the password of '\(username)' is wrong")
     }
 
@@ -71,21 +71,21 @@ extension OAuthError {
     /// owner flow has not been enabled for the application.\r\nCorrelation ID: …"}` (a real response quoted in
     /// MicrosoftDocs/azure-docs#50330).
     package static func ropcNotEnabled(clientID: String) -> OAuthError {
-        .b2cOnly(error: "unauthorized_client", code: "AADB2C90224", message: "Resource owner flow has not been enabled for the application.",
+        .b2cOnly(.unauthorizedClient, b2cCode: "AADB2C90224", message: "Resource owner flow has not been enabled for the application.",
                  reason: "B2C's ROPC user flow serves public clients only (type: public); '\(clientID)' is confidential")
     }
 
     /// The authorize endpoint of a ROPC policy: the flow is a token-endpoint POST only. The code is the table's
     /// AADB2C90226 ("only supported over HTTP POST") [INF].
     package static func ropcPolicyHasNoAuthorize(_ policy: String) -> OAuthError {
-        .b2cOnly(error: "invalid_request", code: "AADB2C90226", message: "The specified token exchange is only supported over HTTP POST.",
+        .b2cOnly(.invalidRequest, b2cCode: "AADB2C90226", message: "The specified token exchange is only supported over HTTP POST.",
                  mayRedirect: true,
                  reason: "'\(policy)' is a ROPC policy: it has no sign-in pages; POST grant_type=password to its token endpoint")
     }
 
     /// A scope with no resource prefix that is not this app's client ID.
     package static func b2cScopeNeedsResource(_ scope: String) -> OAuthError {
-        .b2cOnly(error: "invalid_scope", code: "AADB2C90055",
+        .b2cOnly(.invalidScope, b2cCode: "AADB2C90055",
                  message: "The scope '\(scope)' provided in request must specify a resource, such as 'https://example.com/calendar.read'.",
                  mayRedirect: true, reason: "B2C scopes name their API (api://…/read) or are the app's own client ID; '\(scope)' is neither")
     }

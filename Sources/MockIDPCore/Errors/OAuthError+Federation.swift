@@ -10,7 +10,7 @@ extension OAuthError {
 
     /// Entra: AADSTS70021 when the app has no federated credential at all.
     package static func noFederatedCredential(issuer: String, subject: String, audience: String) -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 70021,
+        OAuthError(code: .invalidClient, aadsts: 70021,
                    message: "No matching federated identity record found for presented assertion. Assertion Issuer: '\(issuer)'. Assertion Subject: '\(subject)'. Assertion Audience: '\(audience)'. \(workloadIdentityFederationDocumentation)",
                    status: 401, reason: "the client assertion is a federated token from '\(issuer)', and the app has no federatedCredentials")
     }
@@ -35,14 +35,14 @@ extension OAuthError {
 
     /// Entra's one text for 700211, 700212 and 700213, naming the claim that found no federated credential.
     private static func noMatchingFederatedRecord(_ aadsts: Int, claim: String, value: String, reason: String) -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: aadsts,
+        OAuthError(code: .invalidClient, aadsts: aadsts,
                    message: "No matching federated identity record found for presented assertion \(claim) '\(value)'. Check your federated identity credential Subject, Audience and Issuer against the presented assertion. \(workloadIdentityFederationDocumentation)",
                    status: 401, reason: reason)
     }
 
     /// Entra: AADSTS7000272 when the issuer's key set holds no key with the token's `kid`.
     package static func federatedKeyNotFound(keyID: String, issuer: String) -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 7000272,
+        OAuthError(code: .invalidClient, aadsts: 7000272,
                    message: "The certificate with identifier \(keyID) used to sign the federated credential could not be found in the metadata of identity provider \(issuer). Please validate that your Identity Provider's metadata exposes the key used to sign the incoming token.",
                    status: 401, reason: "the key set of '\(issuer)' has no key '\(keyID)'")
     }
@@ -50,13 +50,13 @@ extension OAuthError {
     /// Entra: AADSTS700027 when the federated token's signature does not verify (or uses an algorithm other than
     /// RS256, the only one Entra supports for federation: Microsoft Learn, "Supported signing algorithms and issuers").
     package static func federatedSignatureInvalid(_ why: String) -> OAuthError {
-        OAuthError(error: "invalid_client", aadsts: 700027, message: "Client assertion failed signature validation.",
+        OAuthError(code: .invalidClient, aadsts: 700027, message: "Client assertion failed signature validation.",
                    status: 401, reason: "the federated token's signature does not verify: \(why)")
     }
 
     /// Entra: AADSTS90061 when the issuer's key set cannot be had.
     package static func federatedKeySetUnavailable(issuer: String, why: String) -> OAuthError {
-        OAuthError(error: "invalid_request", aadsts: 90061, message: "Request to External OIDC endpoint failed.",
+        OAuthError(code: .invalidRequest, aadsts: 90061, message: "Request to External OIDC endpoint failed.",
                    reason: "the key set of '\(issuer)' cannot be had: \(why)")
     }
 }

@@ -1,6 +1,6 @@
 import MockIDPJOSE
 
-/// A protocol error as Entra reports it: an OAuth `error`, an STS code (AADSTS), a description, optional
+/// A protocol error as Entra reports it: an OAuth `error` code, an STS code (AADSTS), a description, optional
 /// `suberror` and `claims`, the HTTP status, and whether it may go back to the redirect URI; and, where Azure AD
 /// B2C words the same error its own way, B2C's code and text beside it.
 ///
@@ -8,8 +8,8 @@ import MockIDPJOSE
 /// one place. Nothing rewrites an error afterwards: `wording(in:)` picks the words for the dialect the request
 /// was resolved to, and `ErrorReport` writes them.
 package struct OAuthError: Error, Sendable, Equatable {
-    /// The OAuth `error` value.
-    package var error: String
+    /// The OAuth `error` (for Graph's errors, Graph's `error.code`).
+    package var code: Code
     /// Entra's STS number (AADSTS…), or nil for B2C's own errors and plain OAuth errors.
     package var aadsts: Int?
     /// The message after the `AADSTSnnnn: ` prefix.
@@ -21,7 +21,7 @@ package struct OAuthError: Error, Sendable, Equatable {
     /// True where the real host has no resource at the path (a B2C tenant without the policy named): its web
     /// server's HTML 404 page answers, whatever the endpoint, instead of an OAuth error.
     package var isMissingResource = false
-    package var suberror: String?
+    package var suberror: Suberror?
     /// A claims challenge: a JSON object as a string.
     package var claims: String?
     package var status: Int
@@ -32,9 +32,9 @@ package struct OAuthError: Error, Sendable, Equatable {
     /// Entra's `error_additional_info` (e.g. `["client_mismatch"]` for a family refresh token), when present.
     package var additionalInfo: [String]? = nil
 
-    package init(error: String, aadsts: Int? = nil, message: String, b2c: B2CWording? = nil, suberror: String? = nil,
+    package init(code: Code, aadsts: Int? = nil, message: String, b2c: B2CWording? = nil, suberror: Suberror? = nil,
                 claims: String? = nil, status: Int = 400, mayRedirect: Bool = false, reason: String? = nil) {
-        self.error = error
+        self.code = code
         self.aadsts = aadsts
         self.message = message
         self.b2c = b2c
@@ -46,9 +46,9 @@ package struct OAuthError: Error, Sendable, Equatable {
     }
 
     /// An error only B2C has: its code and text in every dialect.
-    package static func b2cOnly(error: String, code: String, message: String, status: Int = 400, mayRedirect: Bool = false,
+    package static func b2cOnly(_ code: Code, b2cCode: String, message: String, status: Int = 400, mayRedirect: Bool = false,
                                 reason: String? = nil) -> OAuthError {
-        var e = OAuthError(error: error, message: message, b2c: B2CWording(code: code, message: "\(message)"), status: status,
+        var e = OAuthError(code: code, message: message, b2c: B2CWording(code: b2cCode, message: "\(message)"), status: status,
                            mayRedirect: mayRedirect, reason: reason)
         e.isB2COnly = true
         return e
@@ -60,14 +60,14 @@ package struct OAuthError: Error, Sendable, Equatable {
         if let b2c {
             switch dialect {
             case .b2c(let tenant, let clientID):
-                return ErrorWording(error: b2c.error ?? error, code: .b2c(b2c.code), message: b2c.message.text(tenant: tenant, clientID: clientID ?? ""))
+                return ErrorWording(error: b2c.error ?? code, code: .b2c(b2c.code), message: b2c.message.text(tenant: tenant, clientID: clientID ?? ""))
             case .entra where isB2COnly:
-                return ErrorWording(error: b2c.error ?? error, code: .b2c(b2c.code), message: b2c.message.text(tenant: "", clientID: ""))
+                return ErrorWording(error: b2c.error ?? code, code: .b2c(b2c.code), message: b2c.message.text(tenant: "", clientID: ""))
             case .entra:
                 break
             }
         }
-        return ErrorWording(error: error, code: aadsts.map { .aadsts($0) } ?? .none, message: message)
+        return ErrorWording(error: code, code: aadsts.map { .aadsts($0) } ?? .none, message: message)
     }
 
     /// `AADSTS50126: Error validating…` (Entra's words; B2C's own errors in B2C's form `AADB2C90118: …`).
@@ -96,11 +96,12 @@ package struct ErrorWording: Sendable, Equatable {
         case none
     }
 
-    package var error: String
+    /// The OAuth `error`.
+    package var error: OAuthError.Code
     package var code: Code
     package var message: String
 
-    package init(error: String, code: Code, message: String) {
+    package init(error: OAuthError.Code, code: Code, message: String) {
         self.error = error
         self.code = code
         self.message = message
@@ -124,9 +125,9 @@ package struct B2CWording: Sendable, Equatable {
     package var code: String
     package var message: ErrorMessage
     /// B2C's OAuth `error` where it differs from Entra's (nil: the same).
-    package var error: String?
+    package var error: OAuthError.Code?
 
-    package init(code: String, message: ErrorMessage, error: String? = nil) {
+    package init(code: String, message: ErrorMessage, error: OAuthError.Code? = nil) {
         self.code = code
         self.message = message
         self.error = error

@@ -39,7 +39,7 @@ extension IdentityProvider {
             throw .missingParameter("client_id")
         }
         if let basic = request.basicCredentials, basic.clientID != clientID {
-            throw OAuthError(error: "invalid_client", aadsts: 7000215, message: "Invalid client secret provided.", b2c: .wrongClientSecret,
+            throw OAuthError(code: .invalidClient, aadsts: 7000215, message: "Invalid client secret provided.", b2c: .wrongClientSecret,
                              status: 401, reason: "the client id in Authorization: Basic differs from client_id")
         }
         guard let client = directory.app(clientID, in: tenant) else {

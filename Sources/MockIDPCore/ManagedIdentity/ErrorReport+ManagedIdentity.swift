@@ -11,7 +11,7 @@ extension ErrorReport {
             return ["statusCode": .int(error.status), "message": .string(wording.codeAndMessage), "correlationId": .string(correlationID)]
         case .instanceMetadata, .cloudShell:
             if case .aadsts = wording.code { return jsonBody }
-            return ["error": .string(wording.error), "error_description": .string(wording.message)]
+            return ["error": .string(wording.error.rawValue), "error_description": .string(wording.message)]
         }
     }
 }

@@ -56,7 +56,7 @@ struct TokenFactory {
         } catch let error as OAuthError {
             throw error
         } catch {
-            throw OAuthError(error: "server_error", message: "The token could not be signed.", status: 500,
+            throw OAuthError(code: .serverError, message: "The token could not be signed.", status: 500,
                              reason: "signing failed: \(error)")
         }
     }

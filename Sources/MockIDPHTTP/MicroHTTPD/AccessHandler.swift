@@ -148,10 +148,10 @@ enum AccessHandler {
     ///   anything else: 400;
     /// - no coding at all (an empty field), or a last coding other than chunked: 400, as RFC 9112 §6.3 demands ("the
     ///   server MUST respond with the 400 (Bad Request) status code and then close the connection");
-    /// - chunked more than once (RFC 9112 §6.1), or with parameters (§7.1 defines none): 400;
+    /// - chunked more than once (RFC 9112 §6.1), or with parameters (RFC 9112 §7.1 defines none): 400;
     /// - another coding before the final chunked: 501, as RFC 9112 §6.1 asks for a coding the server does not know;
-    /// - beside Content-Length (§6.1: a server MAY reject it, and must close the connection in any case), or in an
-    ///   HTTP/1.0 request (§6.1: its framing is faulty): 400;
+    /// - beside Content-Length (RFC 9112 §6.1: a server MAY reject it, and must close the connection in any case), or in an
+    ///   HTTP/1.0 request (RFC 9112 §6.1: its framing is faulty): 400;
     /// - chunked alone but written otherwise than as one field `chunked` (empty list items, blanks after it, a second
     ///   empty field): 501, since libmicrohttpd frames a body as chunked only for exactly that and would wait otherwise.
     private static func transferCodingRefusal(_ fields: [String], hasContentLength: Bool, isHTTP10: Bool) -> (status: HTTPStatus, reason: String)? {

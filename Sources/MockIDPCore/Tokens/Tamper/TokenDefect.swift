@@ -209,7 +209,7 @@ extension TokenDefect {
     }
 
     private static func failure(_ why: String) -> OAuthError {
-        OAuthError(error: "server_error", message: "The token could not be signed.", status: 500, reason: "tampering failed: \(why)")
+        OAuthError(code: .serverError, message: "The token could not be signed.", status: 500, reason: "tampering failed: \(why)")
     }
 }
 
@@ -217,7 +217,7 @@ extension OAuthError {
     /// `mockidp token --defect` for a token that cannot carry the defect.
     package static func defectDoesNotApply(_ defect: TokenDefect, kind: TokenKind) -> OAuthError {
         let allowed = TokenDefect.names(for: kind).filter { TokenDefect(rawValue: $0)?.requiredClaim == nil }
-        return OAuthError(error: "invalid_request", message: "The defect '\(defect.rawValue)' cannot be applied to this token.",
+        return OAuthError(code: .invalidRequest, message: "The defect '\(defect.rawValue)' cannot be applied to this token.",
                           reason: "'\(defect.rawValue)' breaks the \(defect.requiredClaim ?? "") claim, which this \(kind.rawValue) token does not carry; defects for it: \(allowed.joined(separator: ", "))")
     }
 }

@@ -1,0 +1,23 @@
+extension OAuthError {
+    /// Entra's `suberror`: what a user can do about an `invalid_grant` that needs interaction. MSAL reads it to
+    /// classify the failure
+    /// (https://learn.microsoft.com/dotnet/api/microsoft.identity.client.uirequiredexceptionclassification,
+    /// https://learn.microsoft.com/javascript/api/@azure/msal-node/interactionrequiredautherrorcodes). The raw
+    /// value is the wire name; faults take theirs from this list.
+    package enum Suberror: String, Sendable, Hashable, CaseIterable {
+        /// Interactive sign-in can resolve it: multi-factor authentication required or to enrol in
+        /// (AADSTS50076, 50079; docs/entra-behaviour.md, "AADSTS codes").
+        case basicAction = "basic_action"
+        /// The user must act outside the sign-in flow (register a device, for example). Only injected faults send it
+        /// here.
+        case additionalAction = "additional_action"
+        /// Nothing the user can do; sign-in would only show why (AADSTS53003, blocked by Conditional Access).
+        case messageOnly = "message_only"
+        /// The user or an administrator must consent (AADSTS65001 at the token endpoint).
+        case consentRequired = "consent_required"
+        /// The user's password has expired (AADSTS50055).
+        case userPasswordExpired = "user_password_expired"
+        /// The refresh token can no longer be used (AADSTS700082, expired by inactivity).
+        case badToken = "bad_token"
+    }
+}
