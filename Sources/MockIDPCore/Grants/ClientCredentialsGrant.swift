@@ -4,29 +4,23 @@ import MockIDPJOSE
 /// client's `apiPermissions` that the API defines (docs/entra-behaviour.md, "Grants" and "Access tokens").
 struct ClientCredentialsGrant: GrantHandler {
     func issue(_ call: TokenCall) throws(OAuthError) -> TokenResponse {
-        let provider = call.provider
-        let parameters = call.parameters
-        let request = call.request
-        let authority = call.authority
-        let directory = call.directory
-        let context = call.scope
-        guard let tenant = authority.specificTenant else { throw .noTenantInformation() }
-        let (client, authentication) = try provider.checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, context: context, requireCredential: true)
+        guard let tenant = call.authority.specificTenant else { throw .noTenantInformation() }
+        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: tenant,
+                                                       directory: call.directory, context: call.scope, requireCredential: true)
         guard client.isConfidential else {
             throw .missingClientCredential()
         }
-        let (resource, identifier) = try checkApplicationScope(parameters, request: request, tenant: tenant, directory: directory)
-        let roles = Self.applicationRoles(client: client, resource: resource, cloud: provider.cloud(for: context, tenant: tenant))
+        let (resource, identifier) = try checkApplicationScope(call.parameters, request: call.request, tenant: tenant, directory: call.directory)
+        let roles = Self.applicationRoles(client: client, resource: resource, cloud: call.provider.cloud(for: call.scope, tenant: tenant))
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
-                          issuedAt: provider.clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
-        let factory = provider.tokenFactory(directory, context, tenant: tenant, clientID: client.clientID, username: nil)
+                          issuedAt: call.provider.clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
+        let factory = call.provider.tokenFactory(call.directory, call.scope, tenant: tenant, clientID: client.clientID, username: nil)
         let lifetime = factory.lifetime
         let token = try factory.applicationAccessToken(grant, roles: roles, tenant: tenant)
-        if request.version == .v1, let identifier {
+        if call.request.version == .v1, let identifier {
             var body: JSONObject = ["token_type": "Bearer"]
-            body.merge(provider.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
+            body.merge(call.provider.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
             body["resource"] = .string(identifier)
             body["access_token"] = .string(token)
             return TokenResponse(body: .object(body))
@@ -38,8 +32,8 @@ struct ClientCredentialsGrant: GrantHandler {
             "ext_expires_in": .int(lifetime),
             "access_token": .string(token),
         ])
-        provider.keepAppTokenTemplate(response, token: token, request: request, grant: grant, factory: factory, context: context,
-                             directory: directory)
+        call.provider.keepAppTokenTemplate(response, token: token, request: call.request, grant: grant, factory: factory, context: call.scope,
+                             directory: call.directory)
         return response
     }
 

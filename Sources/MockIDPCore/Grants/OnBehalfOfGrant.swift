@@ -6,35 +6,29 @@ import MockIDPJOSE
 /// hold `apiPermissions` for the downstream scopes: there is no user to ask for consent.
 struct OnBehalfOfGrant: GrantHandler {
     func issue(_ call: TokenCall) throws(OAuthError) -> TokenResponse {
-        let provider = call.provider
-        let parameters = call.parameters
-        let request = call.request
-        let authority = call.authority
-        let directory = call.directory
-        let context = call.scope
-        let use = try parameters.required("requested_token_use")
+        let use = try call.parameters.required("requested_token_use")
         guard use == "on_behalf_of" else { throw .unsupportedRequestedTokenUse(use) }
-        let assertion = try parameters.required("assertion")
-        let claims = try verifiedUserAssertion(assertion, directory: directory)
+        let assertion = try call.parameters.required("assertion")
+        let claims = try verifiedUserAssertion(assertion, directory: call.directory)
         // The tenant is the path's, or for common/organizations the one that issued the user's token.
-        guard let tenantID = claims["tid"]?.stringValue, let issuingTenant = directory.tenant(tenantID) else {
+        guard let tenantID = claims["tid"]?.stringValue, let issuingTenant = call.directory.tenant(tenantID) else {
             throw .userAssertionNotAccepted("the assertion names no tenant this server serves")
         }
-        let tenant = authority.specificTenant ?? issuingTenant
+        let tenant = call.authority.specificTenant ?? issuingTenant
         guard tenant.id == issuingTenant.id else {
             throw .userAssertionNotAccepted("the assertion was issued by tenant \(issuingTenant.id), not \(tenant.id)")
         }
-        let (client, authentication) = try provider.checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, context: context, requireCredential: true)
+        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: tenant,
+                                                       directory: call.directory, context: call.scope, requireCredential: true)
         // Entra: only a confidential client can act on behalf of a user.
         guard client.isConfidential, authentication != .none else { throw .missingClientCredential() }
-        let cloud = provider.cloud(for: context, tenant: tenant)
+        let cloud = call.provider.cloud(for: call.scope, tenant: tenant)
         let v1Issuer = "https://\(cloud.v1IssuerHost)/\(tenant.id)/"
         let issuer = claims["iss"]?.stringValue ?? ""
         guard issuer == v1Issuer || issuer.hasSuffix("/\(tenant.id)/v2.0") else {
             throw .userAssertionNotAccepted("the issuer '\(issuer)' is not tenant \(tenant.id)")
         }
-        let now = provider.clock.now()
+        let now = call.provider.clock.now()
         guard let expiry = IdentityProvider.numericDate(claims["exp"]) else { throw .malformedUserAssertion("it has no exp claim") }
         let notBefore = IdentityProvider.numericDate(claims["nbf"]) ?? 0
         guard now < expiry, notBefore <= now + IdentityProvider.assertionClockSkew else {
@@ -53,22 +47,22 @@ struct OnBehalfOfGrant: GrantHandler {
               let objectID = claims["oid"]?.stringValue else {
             throw .userAssertionNotAccepted("the assertion is not a user's delegated access token (no scp, or idtyp=app)")
         }
-        guard let user = directory.user(objectID: objectID, in: tenant) else {
+        guard let user = call.directory.user(objectID: objectID, in: tenant) else {
             throw .unknownUser(objectID, tenant: tenant.displayName)
         }
-        guard let scope = parameters["scope"] ?? v1ResourceScope(parameters, request: request) else {
+        guard let scope = call.parameters["scope"] ?? v1ResourceScope(call.parameters, request: call.request) else {
             throw .missingParameter("scope")
         }
-        let scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: cloud.graphResource)
+        let scopes = try ScopeRequest(scope, tenant: tenant, directory: call.directory, graphResource: cloud.graphResource)
         try checkConsent(client: client, scopes: scopes, graphResource: cloud.graphResource)
         // A middle tier with `consentRequired`: the user must also have consented to its downstream permissions
         // (Microsoft Learn, On-Behalf-Of flow, "Gaining consent for the middle-tier application": else AADSTS65001).
-        try provider.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: context)
+        try call.provider.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: call.scope)
         let methods = claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? ["pwd"]
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes,
                           applicationResource: nil, applicationResourceIdentifier: nil, issuedAt: now,
-                          authenticationMethods: methods, nonce: nil, includeClientInfo: parameters["client_info"] == "1")
-        return try provider.userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
+                          authenticationMethods: methods, nonce: nil, includeClientInfo: call.parameters["client_info"] == "1")
+        return try call.provider.userTokenResponse(grant, user: user, tenant: tenant, directory: call.directory, context: call.scope, version: call.request.version)
     }
 
     /// The claims of a token this server signed (with any published key), after checking the signature.

@@ -6,37 +6,31 @@ import MockIDPJOSE
 /// to a `foci` app) is redeemable by every family public client of the same tenant.
 struct RefreshTokenGrant: GrantHandler {
     func issue(_ call: TokenCall) throws(OAuthError) -> TokenResponse {
-        let provider = call.provider
-        let parameters = call.parameters
-        let request = call.request
-        let authority = call.authority
-        let directory = call.directory
-        let context = call.scope
-        let token = try parameters.required("refresh_token")
-        guard let record = provider.refreshTokens.open(token), record.policy == nil else { throw .invalidRefreshToken() }
-        guard let issuing = directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
+        let token = try call.parameters.required("refresh_token")
+        guard let record = call.provider.refreshTokens.open(token), record.policy == nil else { throw .invalidRefreshToken() }
+        guard let issuing = call.directory.tenant(record.tenantID) else { throw .refreshTokenUserGone() }
         var tenant = issuing
         var sameAccount: User?
         // Entra: a user's refresh token redeems at another tenant where the same person is (a guest there, or at
         // home for a guest's token): MSAL keeps one refresh token per account, not per realm, and refreshes every
         // tenant's tokens with it (docs/entra-behaviour.md, "Grants"; MSAL.NET 2.6.1 release notes:
         // "This enables MSAL to acquire tokens for resources outside the home tenant").
-        if let specific = authority.specificTenant, specific.id != issuing.id {
-            guard let original = directory.user(record.username, in: issuing), original.objectID == record.userObjectID,
-                  let there = directory.user(sameAccountAs: original, from: issuing, in: specific) else {
+        if let specific = call.authority.specificTenant, specific.id != issuing.id {
+            guard let original = call.directory.user(record.username, in: issuing), original.objectID == record.userObjectID,
+                  let there = call.directory.user(sameAccountAs: original, from: issuing, in: specific) else {
                 throw .invalidRefreshToken()
             }
             tenant = specific
             sameAccount = there
         }
-        let (client, authentication) = try provider.checkClient(parameters, request: request, tenant: tenant,
-                                                       directory: directory, context: context, requireCredential: true)
+        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: tenant,
+                                                       directory: call.directory, context: call.scope, requireCredential: true)
         if client.clientID != record.clientID {
             guard record.family else { throw .refreshTokenForOtherClient() }
             // Entra: family refresh tokens are shared among public clients only.
             guard client.foci, client.type == .public else { throw .familyRefreshTokenForOtherClient() }
         }
-        let now = provider.clock.now()
+        let now = call.provider.clock.now()
         guard now < record.expiresAt else {
             throw .expiredRefreshToken(issuedAt: EntraTime.iso8601(record.issuedAt), inactiveSeconds: now - record.issuedAt)
         }
@@ -44,19 +38,19 @@ struct RefreshTokenGrant: GrantHandler {
         if let sameAccount {
             user = sameAccount
         } else {
-            guard let member = directory.user(record.username, in: tenant), member.objectID == record.userObjectID else {
+            guard let member = call.directory.user(record.username, in: tenant), member.objectID == record.userObjectID else {
                 throw .refreshTokenUserGone()
             }
             user = member
         }
-        let scopes = try provider.userScopes(parameters, request: request, stored: record.scope, storedResource: record.resource,
-                                    tenant: tenant, directory: directory, context: context)
+        let scopes = try call.provider.userScopes(call.parameters, request: call.request, stored: record.scope, storedResource: record.resource,
+                                    tenant: tenant, directory: call.directory, context: call.scope)
         // Entra: a refresh for scopes the user never consented to is AADSTS65001 (MSAL then goes interactive).
-        try provider.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: context)
+        try call.provider.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: call.scope)
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
-                          includeClientInfo: parameters["client_info"] == "1")
-        return try provider.userTokenResponse(grant, user: user, tenant: tenant, directory: directory, context: context, version: request.version)
+                          includeClientInfo: call.parameters["client_info"] == "1")
+        return try call.provider.userTokenResponse(grant, user: user, tenant: tenant, directory: call.directory, context: call.scope, version: call.request.version)
     }
 }
