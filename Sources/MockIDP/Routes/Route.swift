@@ -67,13 +67,8 @@ struct Route: Sendable {
     func respond(_ request: HTTPRequest, _ parameters: RouteParameters, _ scope: RequestScope,
                  _ handlers: EndpointHandlers) -> HTTPResponse {
         let routed = RoutedRequest(http: request, parameters: parameters, scope: scope, route: self, handlers: handlers)
-        let chain = Self.middleware.reversed().reduce({ (r: RoutedRequest) throws -> HTTPResponse in
-            try r.route.handle(r.http, r.parameters, r.scope)
-        }) { next, middleware in
-            { (r: RoutedRequest) throws -> HTTPResponse in try middleware.respond(r, next: next) }
-        }
         do {
-            return try chain(routed)
+            return try Self.chain(routed)
         } catch {
             // `ErrorRendering` renders every error the steps after it throw, and the steps before it throw none.
             preconditionFailure("no middleware before ErrorRendering throws, and it lets no error through: \(error)")
@@ -86,6 +81,16 @@ struct Route: Sendable {
     static let middleware: [any RouteMiddleware] = [
         ControlAccess(), DialectResolution(), ErrorRendering(), HostRefusalCheck(), FaultInjection(),
     ]
+
+    /// `middleware` in order around the route's handler, composed once for every route.
+    private static let chain: @Sendable (RoutedRequest) throws -> HTTPResponse = {
+        var next: @Sendable (RoutedRequest) throws -> HTTPResponse = { r in try r.route.handle(r.http, r.parameters, r.scope) }
+        for step in middleware.reversed() {
+            let inner = next
+            next = { r in try step.respond(r, next: inner) }
+        }
+        return next
+    }()
 
     /// The policy `request` names, by this route's rule.
     func policy(_ request: HTTPRequest, _ parameters: RouteParameters) -> String? {
