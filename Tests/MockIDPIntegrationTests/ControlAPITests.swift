@@ -236,6 +236,20 @@ import Testing
         }
     }
 
+    @Test("a delay-only fault delays an answer that is an error too, and leaves the error as it is",
+          arguments: MockIdentityProviderMode.allCases)
+    func delayedError(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let r = try await Self.control(idp, "faults", #"{"endpoint": "token", "delayMs": 1500}"#)
+            #expect(r.status == 201, "\(r.text)")
+            let start = Date()
+            let refused = try await Self.token(idp, [("grant_type", "client_credentials"), ("client_id", Self.daemon),
+                                                     ("client_secret", "wrong"), ("scope", "api://contoso-api/.default")])
+            #expect(Date().timeIntervalSince(start) >= 1.4)
+            #expect(refused.status == 401 && refused.json["error"] == "invalid_client", "\(refused.text)")
+        }
+    }
+
     @Test("a delayed answer holds no worker thread: more delayed requests than threads, and others answered at once")
     func delays() async throws {
         // Worker threads are the listener's: a server built with two, reached over real sockets.

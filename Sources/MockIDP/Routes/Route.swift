@@ -2,7 +2,7 @@ import MockIDPCore
 import MockIDPHTTP
 
 /// One route of the server, as the edge runs it: the middleware that stands in front of its handler, in order,
-/// and the handler, which gets the request's context resolved once at the edge.
+/// and the handler, which gets the request's scope, built once at the edge.
 struct Route: Sendable {
     /// Answers a request whose path matched, with the path's captures and the request's scope; an `OAuthError` it
     /// throws is rendered as the route answers errors (`render`).

@@ -86,18 +86,23 @@ struct HostRefusalCheck: RouteMiddleware {
     }
 }
 
-/// Faults registered through the control API, in front of the endpoints they name.
+/// Faults registered through the control API, in front of the endpoints they name. A delay-only fault delays the
+/// endpoint's answer whatever it is, so an error the endpoint throws is rendered here, inside the delay.
 struct FaultInjection: RouteMiddleware {
     func respond(_ request: RoutedRequest, next: (RoutedRequest) throws -> HTTPResponse) throws -> HTTPResponse {
         guard let site = request.route.faultSite else { return try next(request) }
-        var thrown: (any Error)?
+        var unexpected: (any Error)?
         let response = request.handlers.applyingFaults(site, request.http, request.parameters, request.scope) {
-            do { return try next(request) } catch {
-                thrown = error
+            do {
+                return try next(request)
+            } catch let error as OAuthError {
+                return request.route.render(error, request.scope, request.handlers)
+            } catch {
+                unexpected = error
                 return HTTPResponse(status: .internalServerError)
             }
         }
-        if let thrown { throw thrown }
+        if let unexpected { throw unexpected }
         return response
     }
 }
