@@ -28,23 +28,26 @@ let package = Package(
         // Only libyaml's header: the code is the copy Yams builds (see Sources/CLibYAML/module.modulemap).
         .systemLibrary(name: "CLibYAML", providers: [.apt(["libyaml-dev"])]),
 
+        // The small text helpers every layer shares, written once: ASCII case folding and classes, IP-address text,
+        // percent-encoding.
+        .target(name: "MockIDPText"),
         .target(name: "MockIDPHTTP", dependencies: [
-            "CMicroHTTPD", "CTLS", "CTextCoding",
+            "CMicroHTTPD", "CTLS", "CTextCoding", "MockIDPText",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The one C of our own: the byte work of JSON text, base64 and form text, sixteen bytes at a time.
         .target(name: "CTextCoding"),
-        .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding"]),
-        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE"]),
+        .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding", "MockIDPText"]),
+        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE", "MockIDPText"]),
         .target(
             name: "MockIDPConfiguration",
-            dependencies: ["MockIDPCore", "CLibYAML", .product(name: "Yams", package: "Yams")],
+            dependencies: ["MockIDPCore", "MockIDPText", "CLibYAML", .product(name: "Yams", package: "Yams")],
             resources: [.embedInCode("Resources/default.yaml")]
         ),
         .target(
             name: "MockIDP",
             dependencies: [
-                "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
+                "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -68,11 +71,12 @@ let package = Package(
         ]),
         // libFuzzer harnesses for every parser of outside input (scripts/fuzz); a normal build replays inputs.
         .executableTarget(name: "MockIDPFuzz", dependencies: [
-            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
+            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // CTLS: RawHTTPClient sends exact bytes over TLS too.
+        .testTarget(name: "MockIDPTextTests", dependencies: ["MockIDPText"]),
         .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP", "CTLS"]),
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
         .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
@@ -82,7 +86,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
-        .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
+        .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration", "MockIDPText"]),
         // The command line parsed and validated without running it: `@testable import mockidp` (its commands are internal).
         .testTarget(name: "MockIDPCommandLineTests", dependencies: [
             "mockidp", "MockIDP", .product(name: "ArgumentParser", package: "swift-argument-parser"),

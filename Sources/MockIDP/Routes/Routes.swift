@@ -2,6 +2,7 @@ import Logging
 import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
+import MockIDPText
 
 /// The HTTP face of the provider: a route for each row of `EndpointTable`, `B2CEndpointTable` and
 /// `ControlCall.paths`, each mapping a request to an `IdentityProvider` call and its result to a response.

@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import MockIDPText
 
 extension IdentityProvider {
     /// The OpenID configuration of a tenant, shaped and ordered as Entra's
@@ -74,24 +75,8 @@ extension IdentityProvider {
         let ownHost = context.baseURL.split(separator: "://", maxSplits: 1).last.map(String.init) ?? context.host
         d["msgraph_host"] = .string(context.hostScope == .neutral ? ownHost : cloud.msgraphHost)
         d["rbac_url"] = .string(cloud.rbacURL)
-        if let appID, case .string(let keys) = d["jwks_uri"] { d["jwks_uri"] = .string(keys + "?appid=" + Self.queryEncoded(appID)) }
+        if let appID, case .string(let keys) = d["jwks_uri"] { d["jwks_uri"] = .string(keys + "?appid=" + PercentEncoding.encode(appID)) }
         return .success(.object(d))
-    }
-
-    /// `value` percent-encoded for a query (RFC 3986: unreserved characters as they are, every other byte as %XX).
-    static func queryEncoded(_ value: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not
