@@ -32,9 +32,12 @@ let package = Package(
         // percent-encoding.
         .target(name: "MockIDPText"),
         .target(name: "MockIDPHTTP", dependencies: [
-            "CMicroHTTPD", "CTLS", "CTextCoding", "MockIDPText",
+            "CMicroHTTPD", "CTextCoding", "MockIDPText",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The outgoing HTTP client (HTTPS over libssl): `mockidp probe`, and the server's fetches of trusted issuers'
+        // key sets.
+        .target(name: "MockIDPHTTPClient", dependencies: ["CTLS"]),
         // The one C of our own: the byte work of JSON text, base64 and form text, sixteen bytes at a time.
         .target(name: "CTextCoding"),
         .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding", "MockIDPText"]),
@@ -47,7 +50,7 @@ let package = Package(
         .target(
             name: "MockIDP",
             dependencies: [
-                "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
+                "MockIDPHTTP", "MockIDPHTTPClient", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -64,7 +67,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "mockidp", dependencies: [
-            "MockIDP", "MockIDPConfiguration", "MockIDPCore", "MockIDPJOSE", "MockIDPHTTP",
+            "MockIDP", "MockIDPConfiguration", "MockIDPCore", "MockIDPJOSE", "MockIDPHTTP", "MockIDPHTTPClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -75,9 +78,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // CTLS: RawHTTPClient sends exact bytes over TLS too.
         .testTarget(name: "MockIDPTextTests", dependencies: ["MockIDPText"]),
-        .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP", "CTLS"]),
+        // CTLS: RawHTTPClient sends exact bytes over TLS too; MockIDPHTTPClient: the outgoing client against the server.
+        .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP", "MockIDPHTTPClient", "CTLS"]),
+        .testTarget(name: "MockIDPHTTPClientTests", dependencies: ["MockIDPHTTPClient"]),
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
         .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
         .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),
