@@ -130,7 +130,7 @@ struct MintOptions: ParsableArguments {
     static func mint(_ request: MintRequest, defect: TokenDefect?, with provider: IdentityProvider) throws(Failure) -> String {
         var request = request
         request.defect = defect
-        switch provider.mint(request) {
+        switch provider.minting.mint(request) {
         case .success(let token): return token
         case .failure(let error): throw Failure(message: "\(error.reason) (\(error.codeAndMessage))", status: ExitStatus.usage)
         }

@@ -24,7 +24,7 @@ extension EndpointHandlers {
             eventual: request.headers["ConsistencyLevel"]?.lowercased() == "eventual", body: request.body)
         let requestID = provider.newGUID()
         var response: HTTPResponse
-        switch provider.graph(graphRequest, context: context) {
+        switch provider.graph.answer(graphRequest, context: context) {
         case .success(.json(let body)):
             response = HTTPResponse.json(body.serialized())
             // Graph's JSON media type (OData v4, minimal metadata).

@@ -32,7 +32,7 @@ enum ManagedIdentityRoutes {
         }
         let call = ManagedIdentityRequest(host: host, parameters: parameters, metadataHeader: request.headers["Metadata"],
                                           identityHeader: request.headers["X-IDENTITY-HEADER"])
-        switch h.provider.managedIdentityToken(call, identityHeader: h.options.identityHeader ?? "", context: context) {
+        switch h.provider.managedIdentity.token(call, identityHeader: h.options.identityHeader ?? "", context: context) {
         case .success(let body):
             var response = HTTPResponse.json(body.serialized())
             addHostHeaders(&response, host: host, correlationID: nil)

@@ -77,8 +77,7 @@ struct DialectResolution: RouteMiddleware {
 struct HostRefusalCheck: RouteMiddleware {
     func respond(_ request: RoutedRequest, next: (RoutedRequest) throws -> HTTPResponse) throws -> HTTPResponse {
         if let refusal = request.route.hostRefusal, request.scope.hostScope != .neutral,
-           let error = request.handlers.provider.hostRefusal(tenantSegment: request.parameters["tenant"] ?? "",
-                                                             context: request.scope, forDiscovery: refusal.isDiscovery) {
+           let error = request.scope.hostRefusal(tenantSegment: request.parameters["tenant"] ?? "", forDiscovery: refusal.isDiscovery) {
             throw error
         }
         if let refusal = request.dialectRefusal { throw refusal }

@@ -147,8 +147,8 @@ struct Routes: Sendable {
                     let appID = isKeySet ? nil : request.queryValue("appid").flatMap { $0.isEmpty ? nil : $0 }
                     let key = "\(endpoint.rawValue) \(context.baseURL) \(tenant.lowercased())" + (appID.map { " appid=\($0)" } ?? "")
                     return try h.cachedDocument(key, context: context) {
-                        isKeySet ? provider.keySet(tenant: tenant, version: version, context: context)
-                            : provider.openIDConfiguration(tenant: tenant, version: version, context: context, appID: appID)
+                        isKeySet ? provider.discovery.keySet(tenant: tenant, version: version, context: context)
+                            : provider.discovery.openIDConfiguration(tenant: tenant, version: version, context: context, appID: appID)
                     }
                 }
             case .v2Token, .v1Token:
@@ -161,12 +161,12 @@ struct Routes: Sendable {
             case .instanceDiscovery:
                 add(methods: ["GET", "HEAD"]) { request, _, context in
                     let served = h.servedHosts(context)
-                    return try h.json(provider.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
+                    return try h.json(provider.discovery.instanceDiscovery(authorizationEndpoint: request.queryValue("authorization_endpoint"),
                                                              servedHosts: served, context: context))
                 }
             case .userRealm:
                 add(methods: ["GET", "HEAD"]) { _, params, context in
-                    HTTPResponse.json(provider.userRealm(username: params["username"] ?? "", context: context).serialized())
+                    HTTPResponse.json(provider.discovery.userRealm(username: params["username"] ?? "", context: context).serialized())
                 }
             case .health:
                 add(methods: ["GET", "HEAD"]) { _, _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) }
@@ -310,7 +310,7 @@ struct EndpointHandlers: Sendable {
     // MARK: userinfo
 
     func userInfo(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse {
-        switch provider.userInfo(bearerToken: Self.bearerToken(request), directory: context.directory) {
+        switch provider.userInfo.answer(bearerToken: Self.bearerToken(request), directory: context.directory) {
         case .success(let info): return HTTPResponse.json(info.serialized())
         case .failure(let error):
             var r = oauthError(error, context: context)

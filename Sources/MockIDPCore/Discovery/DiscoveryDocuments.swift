@@ -1,6 +1,8 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
+/// What the discovery endpoints answer: OpenID configurations, key sets, instance discovery and user realm, each read
+/// from the request's scope alone. B2C's documents are in `B2C/B2CDiscoveryDocuments.swift`.
+package struct DiscoveryDocuments {
     /// The OpenID configuration of a tenant, shaped and ordered as Entra's
     /// (docs/entra-behaviour.md, "Discovery documents").
     /// `appID` (`?appid=` on the discovery URL) is kept in `jwks_uri`, as Entra does so that an app with its own
@@ -12,7 +14,7 @@ extension IdentityProvider {
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
-        let cloud = self.cloud(for: context, tenant: authority.specificTenant)
+        let cloud = context.cloud(for: authority.specificTenant)
         let base = context.baseURL
         let t = authority.pathSegment
         func url(_ e: Endpoint) -> JSONValue { .string(EndpointTable.url(e, baseURL: base, tenant: t)) }
@@ -154,11 +156,11 @@ extension IdentityProvider {
     package func userRealm(username: String, context: RequestScope) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
         guard let tenant = context.directory.tenant(domain), context.hostScope.serves(tenant) else {
-            return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]
+            return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(context.cloud(for: nil).cloudInstanceName)]
         }
         return [
             "ver": "1.0", "account_type": "Managed", "domain_name": .string(domain.lowercased()),
-            "cloud_instance_name": .string(cloud(for: context, tenant: tenant).cloudInstanceName),
+            "cloud_instance_name": .string(context.cloud(for: tenant).cloudInstanceName),
             "cloud_audience_urn": "urn:federation:MicrosoftOnline",
         ]
     }
