@@ -24,7 +24,7 @@ struct ErrorRendering: RouteMiddleware {
         do {
             return try next(request)
         } catch let error as OAuthError {
-            return request.route.render(error, request.scope, request.handlers)
+            return request.route.render(error, request.http, request.scope, request.handlers)
         } catch {
             request.handlers.logger.error("unexpected error at \(request.http.path): \(error)")
             var response = EndpointHandlers.jsonError(status: .internalServerError, error: .serverError,
@@ -95,7 +95,7 @@ struct FaultInjection: RouteMiddleware {
             do {
                 return try next(request)
             } catch let error as OAuthError {
-                return request.route.render(error, request.scope, request.handlers)
+                return request.route.render(error, request.http, request.scope, request.handlers)
             } catch {
                 unexpected = error
                 return HTTPResponse(status: .internalServerError)

@@ -115,7 +115,7 @@ struct Routes: Sendable {
         let provider = h.provider
         EndpointHandlers.addControlRoutes(to: &table, h)
         for (endpoint, template) in EndpointTable.paths {
-            func add(methods: Set<String>? = nil, _ handle: @escaping Route.Handler) {
+            func add(methods: Set<String>? = nil, errors: Route.ErrorShape? = nil, _ handle: @escaping Route.Handler) {
                 let refusal: Route.HostRefusal? = switch endpoint {
                 case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys: .json(discovery: true)
                 case .v2Authorize, .v1Authorize, .v2Logout, .v1Logout, .deviceLogin: .page
@@ -132,7 +132,7 @@ struct Routes: Sendable {
                     .contains(endpoint) ? .v1 : .v2
                 table.add(template, methods: methods, Route(template: template, hostRefusal: refusal, faultSite: FaultSite(endpoint),
                                                             policySource: policySource, dialectErrorStatus: isDocument ? 404 : 400,
-                                                            version: version, handle: handle))
+                                                            version: version, errors: errors, handle: handle))
             }
             switch endpoint {
             case .v2Discovery, .v1Discovery, .v2Keys, .v1Keys:
@@ -157,7 +157,7 @@ struct Routes: Sendable {
                     try h.token(request, tenant: params["tenant"] ?? "", version: version, context: context)
                 }
             case .userInfo, .v1UserInfo:
-                add(methods: ["GET", "POST"]) { request, _, context in h.userInfo(request, context: context) }
+                add(methods: ["GET", "POST"], errors: .bearerChallenge) { request, _, context in try h.userInfo(request, context: context) }
             case .instanceDiscovery:
                 add(methods: ["GET", "HEAD"]) { request, _, context in
                     let served = h.servedHosts(context)
@@ -309,14 +309,9 @@ struct EndpointHandlers: Sendable {
 
     // MARK: userinfo
 
-    func userInfo(_ request: HTTPRequest, context: RequestScope) -> HTTPResponse {
-        switch provider.userInfo.answer(bearerToken: Self.bearerToken(request), directory: context.directory) {
-        case .success(let info): return HTTPResponse.json(info.serialized())
-        case .failure(let error):
-            var r = oauthError(error, context: context)
-            r.headers["WWW-Authenticate"] = "Bearer error=\"invalid_token\", error_description=\"\(error.message)\""
-            return r
-        }
+    /// The user's claims; a token it does not take is thrown, and answered with a bearer challenge.
+    func userInfo(_ request: HTTPRequest, context: RequestScope) throws(OAuthError) -> HTTPResponse {
+        HTTPResponse.json(try provider.userInfo.answer(bearerToken: Self.bearerToken(request), directory: context.directory).get().serialized())
     }
 
     // MARK: mapping
