@@ -77,7 +77,7 @@ struct MintOptions: ParsableArguments {
         for item in claim where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--claim must be name=value, got '\(item)'")
         }
-        if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Serve.checkPublicURL(url) }
+        if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try ListenerOptions.checkPublicURL(url) }
     }
 
     /// Why minting failed, and the exit status it gives.
