@@ -1,8 +1,10 @@
 import MockIDPJOSE
 
-/// The identity provider: answers discovery, key, token, user-realm and userinfo requests for the configured
-/// tenants as Entra ID would. Pure and synchronous: the clock and randomness are passed in, and nothing here
-/// knows HTTP; `MockIDP` maps requests and results to the wire.
+/// The identity provider, as a thin façade: the stores of the directory it serves and of what it issues, the scope of
+/// each request, the token factories, and one entry point per feature (token, authorize, device flow, sign-in,
+/// discovery, userinfo, Graph, managed identity, …), each feature's logic a value in its folder. Pure and
+/// synchronous: the clock and randomness are passed in, and nothing here knows HTTP; `MockIDP` maps requests and
+/// results to the wire.
 public final class IdentityProvider: Sendable {
     /// The directory being served and the configuration it was loaded from.
     package let served: ServedDirectory
