@@ -1,8 +1,10 @@
 import MockIDPJOSE
 
-/// The identity provider: answers discovery, key, token, user-realm and userinfo requests for the configured
-/// tenants as Entra ID would. Pure and synchronous: the clock and randomness are passed in, and nothing here
-/// knows HTTP; `MockIDP` maps requests and results to the wire.
+/// The identity provider, as a thin façade: the stores of the directory it serves and of what it issues, the scope of
+/// each request, the token factories, and one entry point per feature (token, authorize, device flow, sign-in,
+/// discovery, userinfo, Graph, managed identity, …), each feature's logic a value in its folder. Pure and
+/// synchronous: the clock and randomness are passed in, and nothing here knows HTTP; `MockIDP` maps requests and
+/// results to the wire.
 public final class IdentityProvider: Sendable {
     /// The directory being served and the configuration it was loaded from.
     package let served: ServedDirectory
@@ -50,32 +52,8 @@ public final class IdentityProvider: Sendable {
         return scope
     }
 
-    /// The cloud a request speaks as: the one whose login (or B2C) host it came to, else the tenant's own.
-    func cloud(for context: RequestScope, tenant: Tenant?) -> Cloud {
-        switch context.hostScope {
-        case .login(let cloud), .b2c(let cloud): cloud
-        case .neutral: tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
-        }
-    }
-
-    /// Entra's AADSTS90002 when the tenant segment of a request names a configured tenant that the request's host
-    /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
-    /// Unknown names are left to the endpoint, which reports them in its own way.
-    package func hostRefusal(tenantSegment: String, context: RequestScope, forDiscovery: Bool) -> OAuthError? {
-        guard context.hostScope != .neutral, let tenant = context.directory.tenant(tenantSegment) else { return nil }
-        return checkHost(serves: tenant, context: context, named: tenantSegment, forDiscovery: forDiscovery)
-    }
-
-    /// AADSTS90002 when `tenant` is not served on the request's host.
-    func checkHost(serves tenant: Tenant, context: RequestScope, named: String? = nil, forDiscovery: Bool = false) -> OAuthError? {
-        guard !context.hostScope.serves(tenant) else { return nil }
-        var error = OAuthError.tenantNotFound(named ?? tenant.id, forDiscovery: forDiscovery)
-        error.reason = context.hostScope.refusal(of: tenant, host: context.host)
-        return error
-    }
-
     func tokenFactory(_ directory: Directory, _ context: RequestScope, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
-        TokenFactory(key: directory.activeKey, cloud: cloud(for: context, tenant: tenant), baseURL: context.baseURL,
+        TokenFactory(key: directory.activeKey, cloud: context.cloud(for: tenant), baseURL: context.baseURL,
                      issuerBaseURL: context.issuerBaseURL,
                      lifetime: lifetime ?? directory.configuration.tokens.lifetime, random: random, directory: directory,
                      servicePrincipals: servicePrincipals, claimsRequest: context.claims, clientAddress: context.clientAddress)
@@ -119,4 +97,38 @@ public final class IdentityProvider: Sendable {
 
     /// A new random GUID (trace and correlation IDs).
     package func newGUID() -> String { GUID.random(random) }
+
+    /// A new, unguessable value (session IDs, form tokens, nonces).
+    package func newSessionID() -> String { Base64URL.encode(random.bytes(32)) }
+
+    // The endpoints: each feature's logic is a value in its folder, over the stores above.
+
+    /// The token endpoint: checks the request in Entra's order and returns tokens or Entra's error.
+    package func token(_ request: TokenRequest, context: RequestScope) -> Result<TokenResponse, OAuthError> {
+        TokenEndpoint(provider: self).answer(request, scope: context)
+    }
+    /// Authorize requests: their checks, and the response once a user signed in.
+    package var authorizeEndpoint: AuthorizeEndpoint { AuthorizeEndpoint(provider: self) }
+    /// The device code flow: the device authorization endpoint and the `/devicelogin` page's decisions.
+    package var deviceFlow: DeviceFlow { DeviceFlow(provider: self) }
+    /// The sign-in page's and the browser session's decisions.
+    package var signIn: SignIn { SignIn(provider: self) }
+    /// Users made on the fly (`signIn: {anyUser: true}`).
+    package var usersOnTheFly: UsersOnTheFly { UsersOnTheFly(served: served) }
+    /// What consent asks for, and the control API's consents.
+    package var consentPolicy: ConsentPolicy { ConsentPolicy(consents: consents) }
+    /// Discovery documents, key sets, instance discovery and user realm, Entra's and B2C's.
+    package var discovery: DiscoveryDocuments { DiscoveryDocuments() }
+    /// `/oidc/userinfo`.
+    package var userInfo: UserInfoEndpoint { UserInfoEndpoint(clock: clock) }
+    /// Microsoft Graph's directory slice.
+    package var graph: GraphEndpoint { GraphEndpoint(clock: clock) }
+    /// Managed identity token endpoints (IMDS, App Service, Cloud Shell).
+    package var managedIdentity: ManagedIdentityEndpoint { ManagedIdentityEndpoint(provider: self) }
+    /// B2C's sign-up, password reset and profile edit.
+    package var b2cUserFlows: B2CUserFlows { B2CUserFlows(served: served) }
+    /// Tokens minted offline (`mockidp token`, `mockidp probe`).
+    package var minting: TokenMinting { TokenMinting(provider: self) }
+    /// Tokens taken apart for the inspector page.
+    package var inspector: TokenInspector { TokenInspector(provider: self) }
 }

@@ -56,7 +56,7 @@ extension MockIdentityProvider {
                                       scopes: scopes, claims: claims, baseURL: baseURL,
                                       defect: defect)
             let minted: String
-            switch server.provider.mint(request) {
+            switch server.provider.minting.mint(request) {
             case .success(let t): minted = t
             case .failure(let error):
                 if let defect { skipped.append(defect); continue }

@@ -21,14 +21,8 @@ struct EnvCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("dotenv: NAME=value lines for an env file instead of shell commands.", valueName: "format"))
     var format: ClientEnvironment.Format?
 
-    @Option(name: .long, help: ArgumentHelp("The address serve listens on. Env: MOCKIDP_HOST.", valueName: "addr"))
-    var host: String?
-
-    @Option(name: .long, help: ArgumentHelp("A port serve listens on (the first one given is used). Env: MOCKIDP_PORT.", valueName: "n"))
-    var port: [Int] = []
-
-    @Flag(name: .long, help: "The server serves plain HTTP.")
-    var noTls = false
+    /// serve's own options: the first port is the one printed.
+    @OptionGroup var listener: ListenerOptions
 
     @Option(name: .long, help: ArgumentHelp("serve's --http-port: also print the managed-identity variables (App Service's IDENTITY_ENDPOINT and IDENTITY_HEADER) for it.", valueName: "n"))
     var httpPort: Int?
@@ -36,44 +30,29 @@ struct EnvCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("serve's --identity-header, when it was given one.", valueName: "secret"))
     var identityHeader: String?
 
-    @Option(name: .long, help: ArgumentHelp("The server's state directory. Env: MOCKIDP_STATE_DIR.", valueName: "dir"))
-    var stateDir: String?
-
-    @Option(name: .long, help: ArgumentHelp("The server's --public-url. Env: MOCKIDP_PUBLIC_URL.", valueName: "url"))
-    var publicUrl: String?
-
     func validate() throws {
         if let shell, shell == .dotenv { throw ValidationError("--shell must be sh, fish or powershell; for a dotenv file use --format dotenv") }
         if let format, format != .dotenv { throw ValidationError("--format must be dotenv (for a shell, use --shell \(format.rawValue))") }
         if shell != nil && format != nil { throw ValidationError("give --shell or --format, not both") }
-        for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
-        if let url = publicURL { try Serve.checkPublicURL(url) }
         if let httpPort, !(1...65535).contains(httpPort) {
             throw ValidationError("--http-port must be the port serve's plain-HTTP listener uses (1-65535), got \(httpPort)")
         }
         if let secret = identityHeader, let problem = MockIdentityProviderServer.identityHeaderProblem(secret) { throw ValidationError(problem) }
-        if publicURL == nil && firstPort == 0 {
+        if listener.publicURL == nil && listener.ports.first == 0 {
             throw ValidationError("--port 0 picks a free port only when serve starts: name the port serve listens on, or --public-url")
         }
-    }
-
-    private var publicURL: String? { publicUrl ?? environment("MOCKIDP_PUBLIC_URL") }
-
-    private var firstPort: Int? {
-        if let first = port.first { return first }
-        return environment("MOCKIDP_PORT").flatMap { $0.split(separator: ",").first.flatMap { Int($0) } }
     }
 
     /// The base URL the server answers on: `--public-url`, else scheme, host and the first port. A wildcard address
     /// is reached at loopback, an IPv6 address in brackets.
     private var baseURL: String {
-        if let url = publicURL { return url.hasSuffix("/") ? String(url.dropLast()) : url }
-        return "\(noTls ? "http" : "https")://\(listenerAddress):\(firstPort ?? 8443)"
+        if let url = listener.publicURL { return url }
+        return "\(listener.noTls ? "http" : "https")://\(listenerAddress):\(listener.ports.first ?? 8443)"
     }
 
     /// The address clients reach serve's listeners at: a wildcard address at loopback, an IPv6 address in brackets.
     private var listenerAddress: String {
-        var address = host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1"
+        var address = listener.address
         if address == "0.0.0.0" { address = "127.0.0.1" }
         if address == "::" { address = "::1" }
         if address.contains(":") && !address.hasPrefix("[") { address = "[\(address)]" }
@@ -81,7 +60,7 @@ struct EnvCommand: ParsableCommand {
     }
 
     func run() throws {
-        let directory = StateDirectory(path: stateDir ?? environment("MOCKIDP_STATE_DIR") ?? ".mockidp")
+        let directory = StateDirectory(path: listener.stateDirectory)
         let caPath: String
         do {
             caPath = URL(fileURLWithPath: try directory.certificateAuthorityPath()).standardizedFileURL.path

@@ -104,23 +104,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A configuration file (YAML or JSON); repeat to merge several. Env: MOCKIDP_CONFIG (':'-separated).", valueName: "file"))
     var config: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Address to listen on. Env: MOCKIDP_HOST.", valueName: "addr"))
-    var host: String?
-
-    @Option(name: .long, help: ArgumentHelp("Port to listen on (0: any free port); repeat for several. Env: MOCKIDP_PORT (','-separated).", valueName: "n"))
-    var port: [Int] = []
+    @OptionGroup var listener: ListenerOptions
 
     @Option(name: .long, help: ArgumentHelp("Also listen with plain HTTP on this port (0: any free port), as IMDS does; repeat for several.", valueName: "n"))
     var httpPort: [Int] = []
-
-    @Flag(name: .long, help: "Serve plain HTTP instead of HTTPS.")
-    var noTls = false
-
-    @Option(name: .long, help: ArgumentHelp("Where the CA, server certificate and signing keys are kept. Env: MOCKIDP_STATE_DIR.", valueName: "dir"))
-    var stateDir: String?
-
-    @Option(name: .long, help: ArgumentHelp("Fixed scheme://host[:port] for issuers and endpoint URLs. Env: MOCKIDP_PUBLIC_URL.", valueName: "url"))
-    var publicUrl: String?
 
     @Option(name: .long, help: ArgumentHelp("Write the first base URL to this file when ready.", valueName: "file"))
     var readyFile: String?
@@ -140,16 +127,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Limits") var limitOptions: LimitOptions
 
     func validate() throws {
-        for p in port where !(0...65535).contains(p) { throw ValidationError("--port must be between 0 and 65535, got \(p)") }
         for p in httpPort where !(0...65535).contains(p) { throw ValidationError("--http-port must be between 0 and 65535, got \(p)") }
         if let secret = identityHeader, let problem = MockIdentityProviderServer.identityHeaderProblem(secret) { throw ValidationError(problem) }
-        if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Self.checkPublicURL(url) }
         if let token = adminToken, let problem = MockIdentityProviderServer.adminTokenProblem(token) { throw ValidationError(problem) }
-        if let p = environment("MOCKIDP_PORT"), port.isEmpty {
-            for item in p.split(separator: ",") where UInt16(item) == nil {
-                throw ValidationError("MOCKIDP_PORT must be a comma-separated list of ports, got '\(p)'")
-            }
-        }
     }
 
     /// `mockidp serve …`'s options parsed by `Serve` alone, skipping the root command and its subcommand lookup; nil
@@ -160,37 +140,15 @@ struct Serve: AsyncParsableCommand {
         return (try? parseAsRoot(Array(arguments.dropFirst(2)))) as? Serve
     }
 
-    static func checkPublicURL(_ url: String) throws {
-        let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-            throw ValidationError("--public-url must start with http:// or https://, got '\(url)'")
-        }
-        let rest = url.drop(while: { $0 != "/" }).dropFirst(2)
-        guard !rest.isEmpty, !rest.contains("/") || rest.hasSuffix("/") && rest.filter({ $0 == "/" }).count == 1,
-              !rest.contains("?"), !rest.contains("#") else {
-            throw ValidationError("--public-url must be scheme://host[:port] with no path, got '\(url)'")
-        }
-    }
-
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, level: level) }
         let logger = Logger(label: "mockidp")
 
         let paths = config.isEmpty ? (environment("MOCKIDP_CONFIG")?.split(separator: ":").map(String.init) ?? []) : config
-        let ports: [UInt16]
-        if !port.isEmpty {
-            ports = port.map { UInt16($0) }
-        } else if let env = environment("MOCKIDP_PORT") {
-            ports = env.split(separator: ",").compactMap { UInt16($0) }
-        } else {
-            ports = [8443]
-        }
-        var publicURL = publicUrl ?? environment("MOCKIDP_PUBLIC_URL")
-        if let u = publicURL, u.hasSuffix("/") { publicURL = String(u.dropLast()) }
-        var options = ServerOptions(host: host ?? environment("MOCKIDP_HOST") ?? "127.0.0.1", ports: ports, tls: !noTls,
-                                    stateDirectory: stateDir ?? environment("MOCKIDP_STATE_DIR") ?? ".mockidp",
-                                    publicURL: publicURL, adminToken: adminToken, adminEnabled: !noAdmin,
+        var options = ServerOptions(host: listener.address, ports: listener.ports, tls: !listener.noTls,
+                                    stateDirectory: listener.stateDirectory,
+                                    publicURL: listener.publicURL, adminToken: adminToken, adminEnabled: !noAdmin,
                                     httpPorts: httpPort.map { UInt16($0) }, identityHeader: identityHeader)
         options.limits = limitOptions.limits
         // The state directory's keys need no configuration: read them on the other core while the configuration loads.

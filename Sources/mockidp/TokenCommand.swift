@@ -77,7 +77,7 @@ struct MintOptions: ParsableArguments {
         for item in claim where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--claim must be name=value, got '\(item)'")
         }
-        if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try Serve.checkPublicURL(url) }
+        if let url = publicUrl ?? environment("MOCKIDP_PUBLIC_URL") { try ListenerOptions.checkPublicURL(url) }
     }
 
     /// Why minting failed, and the exit status it gives.
@@ -130,7 +130,7 @@ struct MintOptions: ParsableArguments {
     static func mint(_ request: MintRequest, defect: TokenDefect?, with provider: IdentityProvider) throws(Failure) -> String {
         var request = request
         request.defect = defect
-        switch provider.mint(request) {
+        switch provider.minting.mint(request) {
         case .success(let token): return token
         case .failure(let error): throw Failure(message: "\(error.reason) (\(error.codeAndMessage))", status: ExitStatus.usage)
         }

@@ -50,8 +50,8 @@ import Testing
     @Test("serve with no flags: every default of the interface (the environment fills in what is nil at run time)")
     func serveDefaults() throws {
         let serve = try Self.parse(["serve"], as: Serve.self)
-        #expect(serve.config.isEmpty && serve.host == nil && serve.port.isEmpty && serve.httpPort.isEmpty)
-        #expect(!serve.noTls && serve.stateDir == nil && serve.publicUrl == nil && serve.readyFile == nil)
+        #expect(serve.config.isEmpty && serve.listener.host == nil && serve.listener.port.isEmpty && serve.httpPort.isEmpty)
+        #expect(!serve.listener.noTls && serve.listener.stateDir == nil && serve.listener.publicUrl == nil && serve.readyFile == nil)
         #expect(serve.logLevel.rawValue == "info")
         #expect(serve.adminToken == nil && !serve.noAdmin && serve.identityHeader == nil)
         #expect(serve.limitOptions.limits == ServerLimits())
@@ -66,9 +66,9 @@ import Testing
             "--max-connections", "10", "--max-connections-per-ip", "2", "--connection-timeout", "5", "--max-body-size", "0",
             "--max-header-size", "8192",
         ], as: Serve.self)
-        #expect(serve.config == ["a.yaml", "b.yaml"] && serve.host == "0.0.0.0")
-        #expect(serve.port == [8443, 443] && serve.httpPort == [80, 0] && serve.noTls)
-        #expect(serve.stateDir == "var/mockidp" && serve.publicUrl == "https://idp.test:9443" && serve.readyFile == "ready")
+        #expect(serve.config == ["a.yaml", "b.yaml"] && serve.listener.host == "0.0.0.0")
+        #expect(serve.listener.port == [8443, 443] && serve.httpPort == [80, 0] && serve.listener.noTls)
+        #expect(serve.listener.stateDir == "var/mockidp" && serve.listener.publicUrl == "https://idp.test:9443" && serve.readyFile == "ready")
         #expect(serve.logLevel.rawValue == "debug" && serve.adminToken == "let-me-in" && serve.noAdmin)
         #expect(serve.identityHeader == "s3cret")
         #expect(serve.limitOptions.limits == ServerLimits(connections: 10, connectionsPerAddress: 2, connectionTimeout: 5,
@@ -109,7 +109,7 @@ import Testing
     @Test("serve's fast path parses `mockidp serve …` alone, and leaves everything else to the whole command")
     func serveParsedAlone() throws {
         let serve = try #require(Serve.parsedAlone(["mockidp", "serve", "--port", "0", "--no-tls"]))
-        #expect(serve.port == [0] && serve.noTls)
+        #expect(serve.listener.port == [0] && serve.listener.noTls)
         #expect(Serve.parsedAlone(["mockidp", "serve", "--help"]) == nil)
         #expect(Serve.parsedAlone(["mockidp", "serve", "--version"]) == nil)
         #expect(Serve.parsedAlone(["mockidp", "serve", "--port", "70000"]) == nil)
@@ -139,13 +139,13 @@ import Testing
     @Test("env with no flags is sh for serve's defaults; it takes serve's listener flags")
     func env() throws {
         let plain = try Self.parse(["env"], as: EnvCommand.self)
-        #expect(plain.shell == nil && plain.format == nil && plain.host == nil && plain.port.isEmpty && !plain.noTls)
-        #expect(plain.httpPort == nil && plain.identityHeader == nil && plain.stateDir == nil && plain.publicUrl == nil)
+        #expect(plain.shell == nil && plain.format == nil && plain.listener.host == nil && plain.listener.port.isEmpty && !plain.listener.noTls)
+        #expect(plain.httpPort == nil && plain.identityHeader == nil && plain.listener.stateDir == nil && plain.listener.publicUrl == nil)
         let full = try Self.parse(["env", "--shell", "fish", "--host", "::", "--port", "9443", "--no-tls", "--http-port", "8080",
                                    "--identity-header", "s3cret", "--state-dir", "state", "--public-url", "https://idp.test"],
                                   as: EnvCommand.self)
-        #expect(full.shell?.rawValue == "fish" && full.host == "::" && full.port == [9443] && full.noTls)
-        #expect(full.httpPort == 8080 && full.identityHeader == "s3cret" && full.stateDir == "state" && full.publicUrl == "https://idp.test")
+        #expect(full.shell?.rawValue == "fish" && full.listener.host == "::" && full.listener.port == [9443] && full.listener.noTls)
+        #expect(full.httpPort == 8080 && full.identityHeader == "s3cret" && full.listener.stateDir == "state" && full.listener.publicUrl == "https://idp.test")
         #expect(try Self.parse(["env", "--format", "dotenv"], as: EnvCommand.self).format?.rawValue == "dotenv")
         #expect(try Self.parse(["env", "--shell", "powershell"], as: EnvCommand.self).shell?.rawValue == "powershell")
     }

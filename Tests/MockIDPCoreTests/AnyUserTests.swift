@@ -18,7 +18,7 @@ import Testing
 
     private func signIn(_ username: String, _ password: String = "anything", tenant: String = "organizations",
                         claims: ClaimSet? = nil) -> Result<(User, Tenant), OAuthError> {
-        provider.verifyPassword(username: username, password: password, tenantSegment: tenant, claims: claims, directory: provider.snapshot())
+        provider.signIn.verifyPassword(username: username, password: password, tenantSegment: tenant, claims: claims, directory: provider.snapshot())
     }
 
     @Test("any name in the tenant's domains signs in with any password, as a user with the derived oid")
@@ -31,7 +31,7 @@ import Testing
             Issue.record("refused the second time"); return
         }
         #expect(again.objectID == user.objectID)
-        #expect(provider.pickableUsers(tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).contains { $0.user.username == "zoe@contoso.com" })
+        #expect(provider.signIn.pickableUsers(tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).contains { $0.user.username == "zoe@contoso.com" })
     }
 
     @Test("configured users keep their passwords; names outside the domains and unknown tenants stay refused")
@@ -50,10 +50,10 @@ import Testing
     @Test("a tenant without anyUser makes nobody")
     func offByDefault() {
         let plain = Fixtures.provider()
-        #expect(plain.verifyPassword(username: "zoe@contoso.onmicrosoft.com", password: "x", tenantSegment: "organizations", directory: plain.snapshot())
+        #expect(plain.signIn.verifyPassword(username: "zoe@contoso.onmicrosoft.com", password: "x", tenantSegment: "organizations", directory: plain.snapshot())
             .failure?.aadsts == 50034)
-        #expect(plain.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral, directory: plain.snapshot()).isEmpty)
-        #expect(provider.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral, directory: provider.snapshot()).map(\.id) == [Fixtures.contosoID])
+        #expect(plain.usersOnTheFly.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral, directory: plain.snapshot()).isEmpty)
+        #expect(provider.usersOnTheFly.tenantsMakingUsers(tenantSegment: "organizations", hostScope: .neutral, directory: provider.snapshot()).map(\.id) == [Fixtures.contosoID])
     }
 
     @Test("each sign-in's claims replace the last ones and reach the tokens; a configured user cannot bring any")
@@ -81,22 +81,22 @@ import Testing
 
     @Test("claims are a bounded JSON object that may not set what the directory decides")
     func claimsRules() {
-        #expect((try? IdentityProvider.signInClaims(json: " ").get()) == [:])
-        #expect((try? IdentityProvider.signInClaims(json: #"{"a": [1, {"b": null}]}"#).get()) == ["a": [1, ["b": nil]]])
+        #expect((try? UsersOnTheFly.signInClaims(json: " ").get()) == [:])
+        #expect((try? UsersOnTheFly.signInClaims(json: #"{"a": [1, {"b": null}]}"#).get()) == ["a": [1, ["b": nil]]])
         for bad in ["[1]", "\"x\"", "{", "{\"oid\": \"x\"}", "{\"tid\": 1, \"iss\": 2}",
-                    "{\"a\": \"" + String(repeating: "x", count: IdentityProvider.maximumSignInClaimsBytes) + "\"}"] {
-            guard case .failure(let problem) = IdentityProvider.signInClaims(json: bad) else { Issue.record("accepted \(bad.prefix(40))"); continue }
+                    "{\"a\": \"" + String(repeating: "x", count: UsersOnTheFly.maximumSignInClaimsBytes) + "\"}"] {
+            guard case .failure(let problem) = UsersOnTheFly.signInClaims(json: bad) else { Issue.record("accepted \(bad.prefix(40))"); continue }
             #expect(!problem.description.isEmpty)
         }
     }
 
     @Test("the claims parameter's own members are sign-in claims; a plain OpenID Connect claims request has none")
     func claimsParameter() {
-        #expect(IdentityProvider.signInClaims(claimsParameter: #"{"access_token": {"xms_cc": {"values": ["cp1"]}}}"#) == nil)
-        #expect(IdentityProvider.signInClaims(claimsParameter: "not json") == nil)
-        #expect((try? IdentityProvider.signInClaims(claimsParameter: #"{"id_token": {"auth_time": null}, "team": "blue"}"#)?.get())
+        #expect(UsersOnTheFly.signInClaims(claimsParameter: #"{"access_token": {"xms_cc": {"values": ["cp1"]}}}"#) == nil)
+        #expect(UsersOnTheFly.signInClaims(claimsParameter: "not json") == nil)
+        #expect((try? UsersOnTheFly.signInClaims(claimsParameter: #"{"id_token": {"auth_time": null}, "team": "blue"}"#)?.get())
             == ["team": "blue"])
-        #expect((try? IdentityProvider.signInClaims(claimsParameter: "{}")?.get()) == [:])
+        #expect((try? UsersOnTheFly.signInClaims(claimsParameter: "{}")?.get()) == [:])
     }
 
     @Test("headless: login_hint and a claims parameter with claims of its own sign in a user made on the fly; the pages stay otherwise")
@@ -106,7 +106,7 @@ import Testing
                               ("scope", "openid")] + extra
             switch provider.checkAuthorization(AuthorizationRequest(tenant: "organizations", parameters: parameters.map { (name: $0.0, value: $0.1) })) {
             case .signIn(let request):
-                switch provider.interaction(for: request, sessionID: nil, hostScope: .neutral, directory: provider.snapshot()) {
+                switch provider.signIn.interaction(for: request, sessionID: nil, hostScope: .neutral, directory: provider.snapshot()) {
                 case .headlessSignIn(let user, _): return "headless \(user.username) \(ClaimValue.object(user.claims).jsonString)"
                 case .signInPage: return "page"
                 default: return "other"

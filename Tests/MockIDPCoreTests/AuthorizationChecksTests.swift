@@ -6,8 +6,7 @@ import Testing
     let provider = Fixtures.provider()
 
     func checks(_ pairs: [(String, String)]) -> AuthorizationChecks {
-        AuthorizationChecks(provider: provider,
-                            request: AuthorizationRequest(tenant: Fixtures.contosoID, parameters: pairs.map { (name: $0.0, value: $0.1) }),
+        AuthorizationChecks(request: AuthorizationRequest(tenant: Fixtures.contosoID, parameters: pairs.map { (name: $0.0, value: $0.1) }),
                             b2c: nil, directory: provider.snapshot())
     }
 
@@ -54,7 +53,7 @@ import Testing
         #expect(code(checks(base + [("scope", "openid"), ("nonce", String(repeating: "n", count: 2_048))])
             .failure(runningThrough: "scope")) == "pass")
         // v1: the resource becomes part of the kept scope.
-        let v1 = AuthorizationChecks(provider: provider, request: AuthorizationRequest(
+        let v1 = AuthorizationChecks(request: AuthorizationRequest(
             tenant: Fixtures.contosoID, version: .v1,
             parameters: (base + [("resource", "api://" + String(repeating: "r", count: 9_000))]).map { (name: $0.0, value: $0.1) }),
             b2c: nil, directory: provider.snapshot())

@@ -63,7 +63,7 @@ import Testing
         guard case .signIn(let v) = check(pairs) else { throw OAuthError.invalidAuthorizationCode() }
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let alice = try #require(tenant.users.first)
-        return (v, try provider.authorize(v, user: alice, tenant: tenant, authTime: Fixtures.now, sessionID: "sid-1",
+        return (v, try provider.authorizeEndpoint.authorize(v, user: alice, tenant: tenant, authTime: Fixtures.now, sessionID: "sid-1",
                                           context: provider.testScope()).get())
     }
 
@@ -107,7 +107,7 @@ import Testing
             Issue.record("expected sign-in"); return
         }
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
-        let issued = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+        let issued = try provider.authorizeEndpoint.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
                                             context: provider.testScope()).get()
         let code = try #require(issued.first?.value)
         func redeem(_ redirect: String) -> OAuthError? {
@@ -150,7 +150,7 @@ import Testing
         }
         #expect(v.responseMode == .fragment)
         let tenant = config.tenants[0]
-        let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+        let response = try provider.authorizeEndpoint.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
                                               context: provider.testScope()).get()
         #expect(response.map(\.name) == ["code", "id_token", "client_info", "state", "session_state"])
         let code = try #require(response.first?.value)
@@ -178,7 +178,7 @@ import Testing
             Issue.record("expected sign-in"); return
         }
         let tenant = config.tenants[0]
-        let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+        let response = try provider.authorizeEndpoint.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
                                               context: provider.testScope()).get()
         let code = try #require(response.first?.value)
         let token = response[1].value

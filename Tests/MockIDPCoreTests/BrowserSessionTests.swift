@@ -10,7 +10,7 @@ import Testing
     let bob = Fixtures.bob
 
     func accounts(_ cookie: String?) -> [String] {
-        provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).map(\.account.username)
+        provider.signIn.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).map(\.account.username)
     }
 
     @Test("a sign-in's cookie opens to its accounts, newest first, and keeps one session_state as accounts join")
@@ -74,9 +74,9 @@ import Testing
         let provider = Fixtures.provider(clock: clock)
         let cookie = provider.sessions.add(SessionAccount(alice, of: contoso, authTime: Fixtures.now), to: provider.sessions.forSignIn(nil))
         clock.advance(by: 86_399)
-        #expect(provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).count == 1)
+        #expect(provider.signIn.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).count == 1)
         clock.advance(by: 1)
-        #expect(provider.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).isEmpty)
+        #expect(provider.signIn.sessionAccounts(cookie, tenantSegment: Fixtures.contosoID, directory: provider.snapshot()).isEmpty)
     }
 
     @Test("the server remembers only the most recent sessions, for the inspector; older cookies still work")

@@ -43,7 +43,7 @@ enum CloudFixtures {
     }
 
     func document(_ tenant: String, _ version: ProtocolVersion = .v2, at host: String) -> Result<JSONValue, OAuthError> {
-        provider.openIDConfiguration(tenant: tenant, version: version, context: provider.testScope(at: host))
+        provider.discovery.openIDConfiguration(tenant: tenant, version: version, context: provider.testScope(at: host))
     }
 
     @Test("every login host and B2C host names its cloud; other names are neutral", arguments: [
@@ -110,7 +110,7 @@ enum CloudFixtures {
         guard case .success(let v1) = document(tenant, .v1, at: host) else { Issue.record("v1 discovery failed at \(host)"); return }
         #expect(v1["issuer"] == .string("https://\(cloud.v1IssuerHost)/\(tenant)/"))
         #expect(v1["cloud_instance_name"] == .string(instance))
-        guard case .success(let keys) = provider.keySet(tenant: tenant, version: .v2, context: provider.testScope(at: host)) else {
+        guard case .success(let keys) = provider.discovery.keySet(tenant: tenant, version: .v2, context: provider.testScope(at: host)) else {
             Issue.record("keys failed"); return
         }
         #expect(keys["keys"]?.arrayValue?.first?["issuer"] == .string("https://\(cloud.issuerHost)/\(tenant)/v2.0"))
@@ -137,12 +137,12 @@ enum CloudFixtures {
 
     @Test("a neutral host serves every tenant, each as its own cloud, with this server's issuer")
     func neutralHost() {
-        guard case .success(let d) = provider.openIDConfiguration(tenant: CloudFixtures.govID, version: .v2, context: provider.testScope()) else {
+        guard case .success(let d) = provider.discovery.openIDConfiguration(tenant: CloudFixtures.govID, version: .v2, context: provider.testScope()) else {
             Issue.record("failed"); return
         }
         #expect(d["issuer"] == .string("https://localhost:8443/\(CloudFixtures.govID)/v2.0"))
         #expect(d["cloud_instance_name"] == "microsoftonline.us" && d["msgraph_host"] == "localhost:8443")
-        guard case .success(let common) = provider.openIDConfiguration(tenant: "common", version: .v2, context: provider.testScope()) else {
+        guard case .success(let common) = provider.discovery.openIDConfiguration(tenant: "common", version: .v2, context: provider.testScope()) else {
             Issue.record("failed"); return
         }
         #expect(common["cloud_instance_name"] == "microsoftonline.com")
@@ -150,27 +150,24 @@ enum CloudFixtures {
 
     @Test("a tenant asked for on another cloud's host, by GUID or domain, is AADSTS90002 with the reason in words")
     func foreignTenantRefused() throws {
-        let refusal = try #require(provider.hostRefusal(tenantSegment: "contoso.onmicrosoft.com", context: provider.testScope(at: "login.microsoftonline.us"),
-                                                        forDiscovery: true))
+        let refusal = try #require(provider.testScope(at: "login.microsoftonline.us").hostRefusal(tenantSegment: "contoso.onmicrosoft.com", forDiscovery: true))
         #expect(refusal.code == .invalidTenant && refusal.aadsts == 90002 && refusal.status == 400)
         #expect(refusal.message.hasPrefix("Tenant 'contoso.onmicrosoft.com' not found."))
         #expect(refusal.reason.contains("public cloud") && refusal.reason.contains("usgov"))
-        let token = try #require(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: provider.testScope(at: "login.microsoftonline.de"),
-                                                      forDiscovery: false))
+        let token = try #require(provider.testScope(at: "login.microsoftonline.de").hostRefusal(tenantSegment: CloudFixtures.govID, forDiscovery: false))
         #expect(token.code == .invalidRequest && token.aadsts == 90002)
-        let b2c = try #require(provider.hostRefusal(tenantSegment: Fixtures.contosoID, context: provider.testScope(at: "fabrikamb2c.b2clogin.com"),
-                                                    forDiscovery: true))
+        let b2c = try #require(provider.testScope(at: "fabrikamb2c.b2clogin.com").hostRefusal(tenantSegment: Fixtures.contosoID, forDiscovery: true))
         #expect(b2c.reason.contains("not an Azure AD B2C tenant"))
-        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: provider.testScope(at: "login-us.microsoftonline.com"), forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.govID, context: provider.testScope(), forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: "common", context: provider.testScope(at: "login.microsoftonline.us"), forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: CloudFixtures.b2cID, context: provider.testScope(at: "fabrikamb2c.b2clogin.com"), forDiscovery: true) == nil)
+        #expect(provider.testScope(at: "login-us.microsoftonline.com").hostRefusal(tenantSegment: CloudFixtures.govID, forDiscovery: true) == nil)
+        #expect(provider.testScope().hostRefusal(tenantSegment: CloudFixtures.govID, forDiscovery: true) == nil)
+        #expect(provider.testScope(at: "login.microsoftonline.us").hostRefusal(tenantSegment: "common", forDiscovery: true) == nil)
+        #expect(provider.testScope(at: "fabrikamb2c.b2clogin.com").hostRefusal(tenantSegment: CloudFixtures.b2cID, forDiscovery: true) == nil)
     }
 
     @Test("instance discovery at a cloud's host is Entra's table; elsewhere this server's host:port comes first")
     func instanceDiscovery() throws {
         let endpoint = "https://login.microsoftonline.us/\(CloudFixtures.govID)/oauth2/v2.0/authorize"
-        guard case .success(let atCloud) = provider.instanceDiscovery(authorizationEndpoint: endpoint, servedHosts: [],
+        guard case .success(let atCloud) = provider.discovery.instanceDiscovery(authorizationEndpoint: endpoint, servedHosts: [],
                                                                       context: provider.testScope(at: "login.microsoftonline.us")) else {
             Issue.record("failed"); return
         }
@@ -181,12 +178,12 @@ enum CloudFixtures {
                                                               "login.microsoftonline.de", "login.microsoftonline.us", "login-us.microsoftonline.com"])
         #expect(metadata[0]["preferred_cache"] == "login.windows.net")
         #expect(metadata[3]["aliases"] == ["login.microsoftonline.us", "login.usgovcloudapi.net"])
-        guard case .success(let local) = provider.instanceDiscovery(authorizationEndpoint: endpoint, servedHosts: [],
+        guard case .success(let local) = provider.discovery.instanceDiscovery(authorizationEndpoint: endpoint, servedHosts: [],
                                                                     context: provider.testScope()) else { Issue.record("failed"); return }
         #expect(local["metadata"]?.arrayValue?.count == 6)
         #expect(local["metadata"]?.arrayValue?.first?["aliases"] == ["localhost:8443"])
         // ADAL's v1 question gets the v1 document.
-        guard case .success(let v1) = provider.instanceDiscovery(
+        guard case .success(let v1) = provider.discovery.instanceDiscovery(
             authorizationEndpoint: "https://login.microsoftonline.de/\(CloudFixtures.germanyID)/oauth2/authorize", servedHosts: [],
             context: provider.testScope(at: "login.microsoftonline.de")) else { Issue.record("failed"); return }
         #expect(v1["tenant_discovery_endpoint"] == .string("https://login.microsoftonline.de/\(CloudFixtures.germanyID)/.well-known/openid-configuration"))
@@ -195,10 +192,10 @@ enum CloudFixtures {
     @Test("user realm at a cloud's host knows only that cloud's domains")
     func userRealm() {
         let gov = provider.testScope(at: "login.microsoftonline.us")
-        let grace = provider.userRealm(username: "grace@contosogov.onmicrosoft.us", context: gov)
+        let grace = provider.discovery.userRealm(username: "grace@contosogov.onmicrosoft.us", context: gov)
         #expect(grace["account_type"] == "Managed" && grace["cloud_instance_name"] == "microsoftonline.us")
-        #expect(provider.userRealm(username: "alice@contoso.onmicrosoft.com", context: gov)["account_type"] == "Unknown")
-        #expect(provider.userRealm(username: "grace@contosogov.onmicrosoft.us", context: provider.testScope())["cloud_instance_name"] == "microsoftonline.us")
+        #expect(provider.discovery.userRealm(username: "alice@contoso.onmicrosoft.com", context: gov)["account_type"] == "Unknown")
+        #expect(provider.discovery.userRealm(username: "grace@contosogov.onmicrosoft.us", context: provider.testScope())["cloud_instance_name"] == "microsoftonline.us")
     }
 
     @Test("tokens issued at a cloud's host carry that cloud's issuers and Graph")

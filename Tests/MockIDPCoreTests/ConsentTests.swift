@@ -34,7 +34,7 @@ import Testing
 
     func consent(_ scope: String, user: User? = nil, client: String = Self.asking) throws {
         let app = try #require(contoso.apps.first { $0.clientID == client })
-        let asked = try #require(provider.askedPermissions(client: app, scope: scope, tenant: contoso, context: provider.testScope()))
+        let asked = try #require(provider.consentPolicy.askedPermissions(client: app, scope: scope, tenant: contoso, context: provider.testScope()))
         provider.consents.grant(asked, client: app, user: user ?? alice, tenant: contoso)
     }
 
@@ -133,20 +133,20 @@ import Testing
             return request
         }
         let request = try validated()
-        #expect(provider.consentToAsk(request, user: alice, tenant: contoso, context: provider.testScope()).map(\.scope) == ["openid", "profile", "User.Read"])
+        #expect(provider.consentPolicy.consentToAsk(request, user: alice, tenant: contoso, context: provider.testScope()).map(\.scope) == ["openid", "profile", "User.Read"])
         try consent("openid User.Read")
-        #expect(provider.consentToAsk(request, user: alice, tenant: contoso, context: provider.testScope()).map(\.scope) == ["profile"])
+        #expect(provider.consentPolicy.consentToAsk(request, user: alice, tenant: contoso, context: provider.testScope()).map(\.scope) == ["profile"])
         try consent("profile")
-        #expect(provider.consentToAsk(request, user: alice, tenant: contoso, context: provider.testScope()).isEmpty)
+        #expect(provider.consentPolicy.consentToAsk(request, user: alice, tenant: contoso, context: provider.testScope()).isEmpty)
         let again = try validated([("prompt", "consent")])
-        #expect(provider.consentToAsk(again, user: alice, tenant: contoso, context: provider.testScope()).count == 3)
-        #expect(provider.consentToAsk(try validated(client: Fixtures.mobile), user: alice, tenant: contoso, context: provider.testScope()).isEmpty)
+        #expect(provider.consentPolicy.consentToAsk(again, user: alice, tenant: contoso, context: provider.testScope()).count == 3)
+        #expect(provider.consentPolicy.consentToAsk(try validated(client: Fixtures.mobile), user: alice, tenant: contoso, context: provider.testScope()).isEmpty)
     }
 
     @Test("the consent page words Graph's permissions as Entra does, and an app's scopes by the app's name")
     func words() {
         func words(_ resource: String, _ scope: String) -> String {
-            provider.permissionWords(DelegatedPermission(resourceID: resource, scope: scope), tenant: contoso, context: provider.testScope())
+            provider.consentPolicy.permissionWords(DelegatedPermission(resourceID: resource, scope: scope), tenant: contoso, context: provider.testScope())
         }
         let graph = "00000003-0000-0000-c000-000000000000"
         #expect(words(graph, "User.Read") == "Sign you in and read your profile")

@@ -178,7 +178,7 @@ import Testing
     @Test("a certificate assertion naming another app's GUID stays AADSTS700021, not a federated token")
     func guidIssuerIsNotFederated() {
         let app = Application(clientID: Self.workload)
-        #expect(!IdentityProvider.isFederatedIssuer(Fixtures.daemon, client: app))
-        #expect(IdentityProvider.isFederatedIssuer(Self.cluster, client: app))
+        #expect(!FederatedAssertion.isFederatedIssuer(Fixtures.daemon, client: app))
+        #expect(FederatedAssertion.isFederatedIssuer(Self.cluster, client: app))
     }
 }

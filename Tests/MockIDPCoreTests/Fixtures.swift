@@ -100,7 +100,7 @@ extension IdentityProvider {
     func checkAuthorization(_ request: AuthorizationRequest) -> AuthorizationDecision {
         switch Dialect.resolve(tenantSegment: request.tenant, policy: request.policy, form: request.policyForm, version: request.version, in: snapshot()) {
         case .failure(let error): return .errorPage(error)
-        case .success: return checkAuthorization(request, scope: testScope(tenant: request.tenant, policy: request.policy,
+        case .success: return authorizeEndpoint.checkAuthorization(request, scope: testScope(tenant: request.tenant, policy: request.policy,
                                                                              form: request.policyForm, version: request.version))
         }
     }

@@ -79,7 +79,7 @@ extension String {
                 Issue.record("expected sign-in"); return
             }
             let tenant = configuration.tenants[0]
-            let response = try provider.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
+            let response = try provider.authorizeEndpoint.authorize(v, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now, sessionID: "s",
                                                   context: provider.testScope()).get()
             let claims = Fixtures.claims(response.first { $0.name == "id_token" }?.value)
             #expect((claims["groups"]?.arrayValue?.count == count) == expectGroups)

@@ -123,7 +123,7 @@ import Testing
 
     @Test("the sign-in page accepts a guest's home name")
     func signInPage() throws {
-        guard case .success(let (user, tenant)) = provider.verifyPassword(username: "IVAN@northwind.onmicrosoft.com", password: "ivan-password",
+        guard case .success(let (user, tenant)) = provider.signIn.verifyPassword(username: "IVAN@northwind.onmicrosoft.com", password: "ivan-password",
                                                                          tenantSegment: "litware.onmicrosoft.com", directory: provider.snapshot()) else {
             Issue.record("sign-in failed"); return
         }

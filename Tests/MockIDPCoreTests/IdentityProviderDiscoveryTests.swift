@@ -7,7 +7,7 @@ import Testing
     let base = "https://localhost:8443"
 
     func document(_ tenant: String, _ version: ProtocolVersion = .v2) throws -> JSONObject {
-        switch provider.openIDConfiguration(tenant: tenant, version: version, context: provider.testScope()) {
+        switch provider.discovery.openIDConfiguration(tenant: tenant, version: version, context: provider.testScope()) {
         case .success(let d): return try #require(d.objectValue)
         case .failure(let e): Issue.record("unexpected \(e)"); return [:]
         }
@@ -56,7 +56,7 @@ import Testing
 
     @Test("an unknown tenant is invalid_tenant 90002")
     func unknownTenant() {
-        guard case .failure(let e) = provider.openIDConfiguration(tenant: "nope.example", version: .v2, context: provider.testScope()) else {
+        guard case .failure(let e) = provider.discovery.openIDConfiguration(tenant: "nope.example", version: .v2, context: provider.testScope()) else {
             Issue.record("expected a failure"); return
         }
         #expect(e.code == .invalidTenant && e.aadsts == 90002 && e.status == 400)
@@ -64,8 +64,8 @@ import Testing
 
     @Test("v2 keys carry issuer and kid equal to x5t; v1 keys carry no issuer")
     func keySets() throws {
-        guard case .success(let v2) = provider.keySet(tenant: "common", version: .v2, context: provider.testScope()),
-              case .success(let v1) = provider.keySet(tenant: "common", version: .v1, context: provider.testScope()) else {
+        guard case .success(let v2) = provider.discovery.keySet(tenant: "common", version: .v2, context: provider.testScope()),
+              case .success(let v1) = provider.discovery.keySet(tenant: "common", version: .v1, context: provider.testScope()) else {
             Issue.record("key sets failed"); return
         }
         let key = try #require(v2["keys"]?.arrayValue?.first?.objectValue)
@@ -78,12 +78,12 @@ import Testing
     @Test("instance discovery names this server first and rejects unknown hosts")
     func instanceDiscovery() throws {
         let served: Set<String> = ["localhost"]
-        guard case .success(let ok) = provider.instanceDiscovery(
+        guard case .success(let ok) = provider.discovery.instanceDiscovery(
             authorizationEndpoint: "https://localhost/contoso.onmicrosoft.com/oauth2/v2.0/authorize", servedHosts: served,
             context: provider.testScope()) else { Issue.record("expected success"); return }
         #expect(ok["tenant_discovery_endpoint"] == .string("\(base)/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration"))
         #expect(ok["metadata"]?.arrayValue?.first?["preferred_network"] == "localhost:8443")
-        guard case .failure(let e) = provider.instanceDiscovery(
+        guard case .failure(let e) = provider.discovery.instanceDiscovery(
             authorizationEndpoint: "https://evil.example/x/oauth2/v2.0/authorize", servedHosts: served, context: provider.testScope()) else {
             Issue.record("expected failure"); return
         }
@@ -92,8 +92,8 @@ import Testing
 
     @Test("user realm is managed for a configured domain and unknown otherwise")
     func userRealm() {
-        #expect(provider.userRealm(username: "alice@contoso.onmicrosoft.com", context: provider.testScope())["account_type"] == "Managed")
-        #expect(provider.userRealm(username: "x@unknown.example", context: provider.testScope())["account_type"] == "Unknown")
+        #expect(provider.discovery.userRealm(username: "alice@contoso.onmicrosoft.com", context: provider.testScope())["account_type"] == "Managed")
+        #expect(provider.discovery.userRealm(username: "x@unknown.example", context: provider.testScope())["account_type"] == "Unknown")
     }
 
     @Test("userinfo answers for a user access token and rejects app tokens and garbage")
@@ -102,11 +102,11 @@ import Testing
             ("grant_type", "password"), ("client_id", Fixtures.mobile), ("username", "alice@contoso.onmicrosoft.com"),
             ("password", "alice-password"), ("scope", "User.Read openid profile email"),
         ]).body
-        guard case .success(let info) = provider.userInfo(bearerToken: body?["access_token"]?.stringValue, directory: provider.snapshot()) else {
+        guard case .success(let info) = provider.userInfo.answer(bearerToken: body?["access_token"]?.stringValue, directory: provider.snapshot()) else {
             Issue.record("userinfo failed"); return
         }
         #expect(info["name"] == "Alice Adams" && info["email"] == "alice@contoso.com")
-        guard case .failure(let e) = provider.userInfo(bearerToken: "a.b.c", directory: provider.snapshot()) else { Issue.record("expected failure"); return }
+        guard case .failure(let e) = provider.userInfo.answer(bearerToken: "a.b.c", directory: provider.snapshot()) else { Issue.record("expected failure"); return }
         #expect(e.status == 401)
     }
 

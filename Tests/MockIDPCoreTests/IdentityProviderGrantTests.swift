@@ -95,7 +95,7 @@ import Testing
         let request = MintRequest(kind: .access, tenant: "contoso.onmicrosoft.com", clientID: Fixtures.mobile,
                                   username: "alice@contoso.onmicrosoft.com", scopes: ["api://contoso-api/access_as_user"],
                                   baseURL: "https://localhost:8443")
-        let minted = Fixtures.claims(try provider.mint(request).get())
+        let minted = Fixtures.claims(try provider.minting.mint(request).get())
         let access = Fixtures.claims(issued["access_token"]?.stringValue)
         #expect(minted.members.map(\.key) == access.members.map(\.key))
         for name in ["aud", "iss", "exp", "azp", "azpacr", "oid", "scp", "sub", "tid", "ver", "department"] {
@@ -104,7 +104,7 @@ import Testing
         var id = request
         id.kind = .id
         id.scopes = ["openid", "profile"]
-        let mintedID = Fixtures.claims(try provider.mint(id).get())
+        let mintedID = Fixtures.claims(try provider.minting.mint(id).get())
         let issuedID = Fixtures.claims(issued["id_token"]?.stringValue)
         #expect(mintedID.members.map(\.key) == issuedID.members.map(\.key))
         #expect(mintedID["sub"] == issuedID["sub"] && mintedID["aud"] == .string(Fixtures.mobile))
@@ -117,16 +117,16 @@ import Testing
                                   scopes: ["api://contoso-api/.default"],
                                   claims: [("roles", #"["Admin"]"#), ("note", "plain text"), ("n", "1.5")],
                                   lifetime: 90, baseURL: "http://idp.test:9")
-        let claims = Fixtures.claims(try provider.mint(request).get())
+        let claims = Fixtures.claims(try provider.minting.mint(request).get())
         #expect(claims["roles"] == ["Admin"] && claims["note"] == "plain text" && claims["n"] == 1.5)
         #expect(claims["exp"] == .int(Fixtures.now + 90) && claims["idtyp"] == "app")
         #expect(claims["iss"] == .string("http://idp.test:9/\(Fixtures.contosoID)/v2.0"))
         request.scopes = ["api://contoso-api/Reader"]
-        #expect(provider.mint(request).error?.aadsts == 1002012)
+        #expect(provider.minting.mint(request).error?.aadsts == 1002012)
         request.clientID = "00000000-0000-4000-8000-000000000000"
-        #expect(provider.mint(request).error?.aadsts == 700016)
+        #expect(provider.minting.mint(request).error?.aadsts == 700016)
         request.tenant = "nowhere.example"
-        #expect(provider.mint(request).error?.aadsts == 90002)
+        #expect(provider.minting.mint(request).error?.aadsts == 90002)
     }
 }
 

@@ -35,7 +35,7 @@ import Testing
         let request = GraphRequest(method: method, version: "v1.0", segments: path.split(separator: "/").map(String.init),
                                    query: query.map { (name: $0.0, value: $0.1) }, bearerToken: token, eventual: eventual,
                                    body: Array(body.utf8))
-        return provider.graph(request, context: provider.testScope(at: host))
+        return provider.graph.answer(request, context: provider.testScope(at: host))
     }
 
     func json(_ result: Result<GraphResponse, OAuthError>) -> JSONObject {
@@ -134,7 +134,7 @@ import Testing
     let provider = CloudFixtures.provider()
 
     func call(_ path: String, token: String?, host: String) -> Result<GraphResponse, OAuthError> {
-        provider.graph(GraphRequest(method: "GET", version: "v1.0", segments: path.split(separator: "/").map(String.init),
+        provider.graph.answer(GraphRequest(method: "GET", version: "v1.0", segments: path.split(separator: "/").map(String.init),
                                     bearerToken: token), context: provider.testScope(at: host))
     }
 

@@ -111,7 +111,7 @@ import Testing
         #expect(validated.version == .v1)
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
         let alice = try #require(tenant.users.first)
-        guard case .success(let response) = provider.authorize(validated, user: alice, tenant: tenant, authTime: Fixtures.now,
+        guard case .success(let response) = provider.authorizeEndpoint.authorize(validated, user: alice, tenant: tenant, authTime: Fixtures.now,
                                                                sessionID: "s", context: provider.testScope()),
               let code = response.first(where: { $0.name == "code" })?.value else { Issue.record("no code"); return }
         // Without `resource` in the redemption the code's own resource is used.
@@ -151,7 +151,7 @@ import Testing
             ("client_id", Fixtures.mobile), ("redirect_uri", "http://localhost"), ("response_type", "id_token"), ("nonce", "n"),
         ].map { (name: $0.0, value: $0.1) })) else { Issue.record("expected sign-in"); return }
         let tenant = configuration.tenants[0]
-        guard case .success(let response) = provider.authorize(validated, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now,
+        guard case .success(let response) = provider.authorizeEndpoint.authorize(validated, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now,
                                                                sessionID: "s", context: provider.testScope()) else { Issue.record("failed"); return }
         let id = Fixtures.claims(response.first { $0.name == "id_token" }?.value)
         #expect(id["ver"] == "1.0" && id["nonce"] == "n" && id["upn"] == "alice@contoso.onmicrosoft.com")
@@ -159,11 +159,11 @@ import Testing
 
     @Test("the v1 device code endpoint takes resource and answers verification_url; ADAL's short grant type is v1 only")
     func deviceCode() throws {
-        guard case .success(let started) = provider.deviceAuthorization(
+        guard case .success(let started) = provider.deviceFlow.deviceAuthorization(
             tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile), (name: "resource", value: "api://contoso-api")],
             version: .v1, context: provider.testScope()) else { Issue.record("device authorization failed"); return }
         #expect(started["verification_url"] == "https://localhost:8443/devicelogin" && started["verification_uri"] == nil)
-        guard case .failure(let missing) = provider.deviceAuthorization(
+        guard case .failure(let missing) = provider.deviceFlow.deviceAuthorization(
             tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile)], version: .v1,
             context: provider.testScope()) else { Issue.record("expected a failure"); return }
         #expect(missing.aadsts == 900144 && missing.message.contains("'resource'"))

@@ -36,7 +36,7 @@ import Testing
     }
 
     func decide(_ extra: [(String, String)] = [], session: String?) throws -> String {
-        describe(provider.interaction(for: try validated(extra), sessionID: session, hostScope: .neutral, directory: provider.snapshot()))
+        describe(provider.signIn.interaction(for: try validated(extra), sessionID: session, hostScope: .neutral, directory: provider.snapshot()))
     }
 
     @Test("no prompt: one usable session account answers at once; none or several show the sign-in page")

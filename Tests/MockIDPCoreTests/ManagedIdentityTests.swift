@@ -31,7 +31,7 @@ import Testing
     }
 
     static func answer(_ provider: IdentityProvider, _ request: ManagedIdentityRequest) -> Result<JSONValue, OAuthError> {
-        provider.managedIdentityToken(request, identityHeader: secret, context: provider.testScope())
+        provider.managedIdentity.token(request, identityHeader: secret, context: provider.testScope())
     }
 
     static func claims(_ result: Result<JSONValue, OAuthError>) -> JSONObject {

@@ -20,7 +20,7 @@ import Testing
 
     func document(_ tenant: String, _ version: ProtocolVersion, host: String = "localhost") throws -> JSONObject {
         let context = provider.testScope(at: host)
-        guard case .success(let d) = provider.openIDConfiguration(tenant: tenant, version: version, context: context) else {
+        guard case .success(let d) = provider.discovery.openIDConfiguration(tenant: tenant, version: version, context: context) else {
             Issue.record("no document for \(tenant) at \(host)")
             return [:]
         }
@@ -76,10 +76,10 @@ import Testing
 
     @Test("the DoD tenant stays a US Government tenant: refused at the public cloud's host, served at its own")
     func servedByItsCloudOnly() throws {
-        let refusal = try #require(provider.hostRefusal(tenantSegment: Self.dodID, context: provider.testScope(at: "login.microsoftonline.com"), forDiscovery: true))
+        let refusal = try #require(provider.testScope(at: "login.microsoftonline.com").hostRefusal(tenantSegment: Self.dodID, forDiscovery: true))
         #expect(refusal.aadsts == 90002)
-        #expect(provider.hostRefusal(tenantSegment: Self.dodID, context: provider.testScope(at: "login.microsoftonline.us"), forDiscovery: true) == nil)
-        #expect(provider.hostRefusal(tenantSegment: Self.gccID, context: provider.testScope(at: "login.microsoftonline.com"), forDiscovery: true) == nil)
+        #expect(provider.testScope(at: "login.microsoftonline.us").hostRefusal(tenantSegment: Self.dodID, forDiscovery: true) == nil)
+        #expect(provider.testScope(at: "login.microsoftonline.com").hostRefusal(tenantSegment: Self.gccID, forDiscovery: true) == nil)
     }
 
     @Test("the optional claim tenant_region_scope says what discovery says: NA for a GCC tenant")

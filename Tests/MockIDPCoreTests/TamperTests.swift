@@ -36,7 +36,7 @@ import Testing
             : MintRequest(kind: .id, tenant: Fixtures.contosoID, clientID: Fixtures.mobile, username: "alice@contoso.onmicrosoft.com",
                           claims: [("nonce", "n-0S6_WzA2Mj"), ("c_hash", "LDktKdoQak3Pk0cnXxCltA"), ("at_hash", "77QmUPtjPfzWtF2AnpK9RQ")],
                           baseURL: "https://localhost:8443", defect: defect)
-        return try provider.mint(request).get()
+        return try provider.minting.mint(request).get()
     }
 
     /// The claims `defect` changes, and how.
@@ -127,7 +127,7 @@ import Testing
     func algNoneKeepsTheHeader(version: TokenVersion) throws {
         // Minted (`mockidp token --defect alg-none`): an ID token of the version asked for.
         func minted(_ defect: TokenDefect?) throws -> Parts {
-            try Parts(try provider.mint(MintRequest(kind: .id, tenant: Fixtures.contosoID, clientID: Fixtures.mobile,
+            try Parts(try provider.minting.mint(MintRequest(kind: .id, tenant: Fixtures.contosoID, clientID: Fixtures.mobile,
                                                     username: "alice@contoso.onmicrosoft.com", idTokenVersion: version.rawValue,
                                                     baseURL: "https://localhost:8443", defect: defect)).get())
         }
@@ -169,7 +169,7 @@ import Testing
     func notApplicable() throws {
         let request = MintRequest(kind: .id, tenant: Fixtures.contosoID, clientID: Fixtures.mobile, username: "alice@contoso.onmicrosoft.com",
                                   baseURL: "https://localhost:8443", defect: .badCodeHash)
-        guard case .failure(let error) = provider.mint(request) else { Issue.record("a token without c_hash was minted"); return }
+        guard case .failure(let error) = provider.minting.mint(request) else { Issue.record("a token without c_hash was minted"); return }
         #expect(error.reason.contains("c_hash") && error.reason.contains("wrong-audience"))
         #expect(!TokenDefect.badCodeHash.applies(to: .access) && TokenDefect.expired.applies(to: .access))
         #expect(TamperFault(defect: .noNonce, token: .access).problem?.contains("ID tokens only") == true)

@@ -17,7 +17,7 @@ import Testing
     }
 
     func userInfo(_ scope: String) throws -> JSONObject {
-        guard case .success(let info) = provider.userInfo(bearerToken: try token(scope), directory: provider.snapshot()) else {
+        guard case .success(let info) = provider.userInfo.answer(bearerToken: try token(scope), directory: provider.snapshot()) else {
             Issue.record("userinfo refused \(scope)"); return [:]
         }
         return info.objectValue ?? [:]
@@ -63,13 +63,13 @@ import Testing
 
     @Test("picture names the Graph host of the token's cloud")
     func photoURL() {
-        #expect(IdentityProvider.photoURL(audience: "00000003-0000-0000-c000-000000000000", cloud: .public)
+        #expect(UserInfoEndpoint.photoURL(audience: "00000003-0000-0000-c000-000000000000", cloud: .public)
                 == "https://graph.microsoft.com/v1.0/me/photo/$value")
-        #expect(IdentityProvider.photoURL(audience: "00000003-0000-0000-c000-000000000000", cloud: .usgov)
+        #expect(UserInfoEndpoint.photoURL(audience: "00000003-0000-0000-c000-000000000000", cloud: .usgov)
                 == "https://graph.microsoft.us/v1.0/me/photo/$value")
-        #expect(IdentityProvider.photoURL(audience: "https://dod-graph.microsoft.us/", cloud: .usgov)
+        #expect(UserInfoEndpoint.photoURL(audience: "https://dod-graph.microsoft.us/", cloud: .usgov)
                 == "https://dod-graph.microsoft.us/v1.0/me/photo/$value")
-        #expect(IdentityProvider.photoURL(audience: "https://microsoftgraph.chinacloudapi.cn", cloud: .china)
+        #expect(UserInfoEndpoint.photoURL(audience: "https://microsoftgraph.chinacloudapi.cn", cloud: .china)
                 == "https://microsoftgraph.chinacloudapi.cn/v1.0/me/photo/$value")
     }
 }

@@ -29,7 +29,7 @@ import Testing
         ].map { (name: $0.0, value: $0.1) }))
         guard case .signIn(let validated) = decision else { throw OAuthError.invalidAuthorizationCode() }
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
-        guard case .success(let response) = provider.authorize(validated, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now,
+        guard case .success(let response) = provider.authorizeEndpoint.authorize(validated, user: tenant.users[0], tenant: tenant, authTime: Fixtures.now,
                                                                sessionID: "s", context: provider.testScope()),
               let code = response.first(where: { $0.name == "code" })?.value else { throw OAuthError.invalidAuthorizationCode() }
         return code
@@ -112,11 +112,11 @@ import Testing
 
     @Test("a v1 device code polled without resource gets the resource it was started for")
     func deviceCode() throws {
-        guard case .success(let started) = provider.deviceAuthorization(
+        guard case .success(let started) = provider.deviceFlow.deviceAuthorization(
             tenant: Fixtures.contosoID, parameters: [(name: "client_id", value: Fixtures.mobile), (name: "resource", value: "api://contoso-api")],
             version: .v1, context: provider.testScope()) else { Issue.record("device authorization failed"); return }
         let tenant = try #require(provider.snapshot().configuration.tenants.first)
-        provider.completeDeviceLogin(userCode: try #require(started["user_code"]?.stringValue), user: tenant.users[0], tenant: tenant)
+        provider.deviceFlow.completeDeviceLogin(userCode: try #require(started["user_code"]?.stringValue), user: tenant.users[0], tenant: tenant)
         let deviceCode = try #require(started["device_code"]?.stringValue)
         let body = try #require(v1Token([("grant_type", "device_code"), ("client_id", Fixtures.mobile), ("code", deviceCode),
                                          ("scope", "openid")]).body)

@@ -11,7 +11,7 @@ extension EndpointHandlers {
         let username = body.string("username"), clientID = body.string("clientId"), scope = body.string("scope")
         let tenant = body.string("tenant")
         guard body.problems.isEmpty, let username, let clientID, let scope else { return invalidBody(body.problems) }
-        switch provider.grantConsent(username: username, clientID: clientID, scope: scope, tenant: tenant, context: context) {
+        switch provider.consentPolicy.grantConsent(username: username, clientID: clientID, scope: scope, tenant: tenant, context: context) {
         case .failure(let refusal): return invalidBody([refusal.reason])
         case .success(let grants): return controlJSON(.object(["consents": .array(grants.map(\.json))]), status: .created)
         }

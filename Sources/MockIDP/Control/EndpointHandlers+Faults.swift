@@ -88,7 +88,7 @@ extension EndpointHandlers {
         let error = fault.oauthError()
         switch site.answer {
         case .authorize(let version, let policyInPath):
-            let check = provider.checkAuthorization(AuthorizationRequest(
+            let check = provider.authorizeEndpoint.checkAuthorization(AuthorizationRequest(
                 tenant: tenant, version: version, parameters: parameters, policyForm: policyInPath ? .path : .query),
                 scope: context)
             switch check {

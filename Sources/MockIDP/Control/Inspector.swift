@@ -85,6 +85,6 @@ extension EndpointHandlers {
         body.require("token")
         let token = body.string("token")
         guard body.problems.isEmpty, let token else { return invalidBody(body.problems) }
-        return controlJSON(provider.inspectToken(token))
+        return controlJSON(provider.inspector.inspect(token))
     }
 }

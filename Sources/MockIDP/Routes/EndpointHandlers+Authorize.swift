@@ -25,7 +25,7 @@ extension EndpointHandlers {
         let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
         // The dialect (Entra, or a B2C user flow in any authority form) was resolved at the edge.
         let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)
-        switch provider.checkAuthorization(checked, scope: context) {
+        switch provider.authorizeEndpoint.checkAuthorization(checked, scope: context) {
         case .errorPage(let error):
             throw error
         case .redirectError(let error, let uri, let mode, let state):
@@ -122,7 +122,7 @@ extension EndpointHandlers {
         if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
         let clear = cookie(Self.sessionCookie, "", request: request, maxAge: 0)
         if let target = value("post_logout_redirect_uri"),
-           provider.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant, directory: context.directory) {
+           provider.signIn.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant, directory: context.directory) {
             var location = target
             if let state = value("state") {
                 location += (target.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + URLEncodedForm.encode([("state", state)])

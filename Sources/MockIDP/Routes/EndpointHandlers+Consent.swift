@@ -6,7 +6,7 @@ extension EndpointHandlers {
     func consentValues(user: User, client: Application, permissions: [DelegatedPermission], tenant: Tenant,
                        context: RequestScope) -> [String: Any] {
         let items: [[String: Any]] = permissions.map { permission in
-            ["words": provider.permissionWords(permission, tenant: tenant, context: context), "scope": permission.scope]
+            ["words": provider.consentPolicy.permissionWords(permission, tenant: tenant, context: context), "scope": permission.scope]
         }
         return ["username": user.username, "appName": client.displayName, "permissions": items]
     }

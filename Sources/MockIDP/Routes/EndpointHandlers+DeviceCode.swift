@@ -10,7 +10,7 @@ extension EndpointHandlers {
         do { parameters = try URLEncodedForm.decode(request.body) } catch {
             throw .malformedRequest(error.description)
         }
-        return try json(provider.deviceAuthorization(tenant: tenant, parameters: parameters, version: version, context: context))
+        return try json(provider.deviceFlow.deviceAuthorization(tenant: tenant, parameters: parameters, version: version, context: context))
     }
 
     func deviceLogin(_ request: HTTPRequest, context: RequestScope) throws(OAuthError) -> HTTPResponse {
@@ -25,13 +25,13 @@ extension EndpointHandlers {
         guard let token = fields["mockidp_form_token"], token == cookies[Self.formCookie] else {
             throw .formTokenMismatch()
         }
-        guard let pending = provider.deviceLogin(userCode: fields["user_code"] ?? "", directory: context.directory) else {
+        guard let pending = provider.deviceFlow.deviceLogin(userCode: fields["user_code"] ?? "", directory: context.directory) else {
             return page("devicecode", ["error": "That code didn't work. Check the code and try again."], hidden: [],
                         request: request, cookies: cookies)
         }
         let session = cookies[Self.sessionCookie]
         func signInPage(_ username: String?, error: String?) -> HTTPResponse {
-            let accounts = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
+            let accounts = provider.signIn.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
             var tiles: [[String: Any]] = []
             for (i, entry) in accounts.enumerated() {
                 tiles.append(["index": i, "username": entry.user.username, "name": entry.user.name ?? entry.user.username, "signedIn": true])
@@ -45,20 +45,20 @@ extension EndpointHandlers {
         // An app with `consentRequired`: the consent page comes between sign-in and the device's answer, as in the
         // browser flow (docs/sign-in.md, "Consent").
         func proceed(_ user: User, _ tenant: Tenant, newSession: String?) -> HTTPResponse {
-            let ask = provider.consentToAsk(client: pending.client, scope: pending.scope, user: user, tenant: tenant, context: context)
+            let ask = provider.consentPolicy.consentToAsk(client: pending.client, scope: pending.scope, user: user, tenant: tenant, context: context)
             guard !ask.isEmpty else { return done(user, tenant, newSession: newSession) }
             return page("consent", consentValues(user: user, client: pending.client, permissions: ask, tenant: tenant, context: context),
                         hidden: [("user_code", pending.userCode), ("mockidp_account", user.username)], request: request, cookies: cookies,
                         newSession: newSession)
         }
         func decline() -> HTTPResponse {
-            provider.completeDeviceLogin(userCode: pending.userCode, user: nil, tenant: nil)
+            provider.deviceFlow.completeDeviceLogin(userCode: pending.userCode, user: nil, tenant: nil)
             return HTTPResponse.html(pages.render("message", [
                 "title": "Sign-in declined", "message": "You declined to sign in to \(pending.client.displayName) on your device.",
             ]))
         }
         func done(_ user: User, _ tenant: Tenant, newSession: String?) -> HTTPResponse {
-            provider.completeDeviceLogin(userCode: pending.userCode, user: user, tenant: tenant)
+            provider.deviceFlow.completeDeviceLogin(userCode: pending.userCode, user: user, tenant: tenant)
             var r = HTTPResponse.html(pages.render("message", [
                 "title": pending.client.displayName,
                 "message": "You have signed in to the \(pending.client.displayName) application on your device. You may now close this window.",
@@ -68,7 +68,7 @@ extension EndpointHandlers {
         }
         switch fields["mockidp_action"] {
         case "signin":
-            switch provider.verifyPassword(username: fields["username"] ?? "", password: fields["password"] ?? "",
+            switch provider.signIn.verifyPassword(username: fields["username"] ?? "", password: fields["password"] ?? "",
                                            tenantSegment: pending.tenantSegment, directory: context.directory) {
             case .failure(let error):
                 logger.debug("device sign-in page: \(error.reason)")
@@ -79,7 +79,7 @@ extension EndpointHandlers {
             }
         case "pick":
             let username = (fields["username"] ?? "").lowercased()
-            if let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
+            if let entry = provider.signIn.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) {
                 return proceed(entry.user, entry.tenant, newSession: nil)
             }
@@ -89,9 +89,9 @@ extension EndpointHandlers {
         case "consent":
             guard fields["consent"] == "accept" else { return decline() }
             let username = (fields["mockidp_account"] ?? "").lowercased()
-            guard let entry = provider.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
+            guard let entry = provider.signIn.sessionAccounts(session, tenantSegment: pending.tenantSegment, directory: context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) else { return signInPage(fields["mockidp_account"], error: nil) }
-            if let asked = provider.askedPermissions(client: pending.client, scope: pending.scope, tenant: entry.tenant, context: context) {
+            if let asked = provider.consentPolicy.askedPermissions(client: pending.client, scope: pending.scope, tenant: entry.tenant, context: context) {
                 provider.consents.grant(asked, client: pending.client, user: entry.user, tenant: entry.tenant)
             }
             return done(entry.user, entry.tenant, newSession: nil)

@@ -58,6 +58,13 @@ extension EndpointHandlers {
     /// `error` as JSON.
     func oauthError(_ error: OAuthError, context: RequestScope) -> HTTPResponse { respond(with: error, .json, context: context) }
 
+    /// `error` as JSON with RFC 6750 §3's challenge for a bearer token the endpoint does not take.
+    func bearerChallenge(_ error: OAuthError, context: RequestScope) -> HTTPResponse {
+        var response = oauthError(error, context: context)
+        response.headers["WWW-Authenticate"] = "Bearer error=\"invalid_token\", error_description=\"\(error.message)\""
+        return response
+    }
+
     /// `error` on Entra's error page.
     func errorPage(_ error: OAuthError, context: RequestScope) -> HTTPResponse { respond(with: error, .page, context: context) }
 

@@ -7,14 +7,16 @@ enum ManagedIdentityRoutes {
     /// Registers a route for each row of `ManagedIdentityEndpointTable.paths`.
     static func add(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
         for (host, method, template) in ManagedIdentityEndpointTable.paths {
-            table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: FaultSite(host)) { request, _, context in
-                token(request, host: host, context: context, h)
+            table.add(template, methods: [method], Route(template: template, hostRefusal: nil, faultSite: FaultSite(host),
+                                                         errors: .managedIdentity(host)) { request, _, context in
+                try token(request, host: host, context: context, h)
             })
         }
     }
 
-    /// A managed identity's token, or the host's error in its own shape.
-    static func token(_ request: HTTPRequest, host: ManagedIdentityHost, context: RequestScope, _ h: EndpointHandlers) -> HTTPResponse {
+    /// A managed identity's token; the error is thrown, for the route to render in the host's own shape.
+    static func token(_ request: HTTPRequest, host: ManagedIdentityHost, context: RequestScope,
+                      _ h: EndpointHandlers) throws(OAuthError) -> HTTPResponse {
         let parameters: [(name: String, value: String)]
         switch host {
         case .instanceMetadata, .appService:
@@ -23,23 +25,18 @@ enum ManagedIdentityRoutes {
             // azure-identity's cloud_shell.py posts `data={"resource": …}`: a form body.
             let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
             guard request.body.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded") else {
-                return h.respond(with: .managedIdentityBodyUnreadable("the body must be application/x-www-form-urlencoded", host: host),
-                                 .managedIdentity(host), context: context)
+                throw .managedIdentityBodyUnreadable("the body must be application/x-www-form-urlencoded", host: host)
             }
             do { parameters = try URLEncodedForm.decode(request.body) } catch {
-                return h.respond(with: .managedIdentityBodyUnreadable(error.description, host: host), .managedIdentity(host), context: context)
+                throw .managedIdentityBodyUnreadable(error.description, host: host)
             }
         }
         let call = ManagedIdentityRequest(host: host, parameters: parameters, metadataHeader: request.headers["Metadata"],
                                           identityHeader: request.headers["X-IDENTITY-HEADER"])
-        switch h.provider.managedIdentityToken(call, identityHeader: h.options.identityHeader ?? "", context: context) {
-        case .success(let body):
-            var response = HTTPResponse.json(body.serialized())
-            addHostHeaders(&response, host: host, correlationID: nil)
-            return response
-        case .failure(let error):
-            return h.respond(with: error, .managedIdentity(host), context: context)
-        }
+        let body = try h.provider.managedIdentity.token(call, identityHeader: h.options.identityHeader ?? "", context: context).get()
+        var response = HTTPResponse.json(body.serialized())
+        addHostHeaders(&response, host: host, correlationID: nil)
+        return response
     }
 
     /// The headers the host sends with every answer: IMDS names itself in `Server`; App Service (Kestrel) sends

@@ -28,12 +28,26 @@ struct Route: Sendable {
         case never
     }
 
+    /// How a route's errors reach the client.
+    enum ErrorShape: Sendable {
+        /// Entra's JSON error (token, device code, discovery, keys, userinfo, …).
+        case json
+        /// Entra's error page, where a browser comes (authorize, logout, device login).
+        case page
+        /// Entra's JSON error with RFC 6750 §3's `WWW-Authenticate: Bearer` challenge (userinfo).
+        case bearerChallenge
+        /// A managed-identity host's own JSON and headers.
+        case managedIdentity(ManagedIdentityHost)
+        /// Microsoft Graph's error object and headers.
+        case graph
+    }
+
     /// The path template (`{tenant}` routes are the ones the host refusal applies to).
     let template: String
     let hostRefusal: HostRefusal?
-    /// Whether errors are shown on the error page (where a browser comes: authorize, logout, device login) rather
-    /// than as JSON.
-    let errorsOnPage: Bool
+    /// How errors are rendered: the error page where the host refusal is a page (where a browser comes), else JSON,
+    /// unless the route names its own shape (Graph, managed identity).
+    let errors: ErrorShape
     /// Where injected faults apply (`FaultSite.name` nil: none).
     let faultSite: FaultSite?
     /// How the edge resolves the dialect (`{tenant}` routes only), and the status of B2C's error (404 for
@@ -47,13 +61,14 @@ struct Route: Sendable {
     let handle: Handler
 
     init(template: String, hostRefusal: HostRefusal?, faultSite: FaultSite?, policySource: PolicySource? = nil,
-         dialectErrorStatus: Int = 400, version: ProtocolVersion = .v2, controlAccess: Bool = false, handle: @escaping Handler) {
+         dialectErrorStatus: Int = 400, version: ProtocolVersion = .v2, errors: ErrorShape? = nil, controlAccess: Bool = false,
+         handle: @escaping Handler) {
         self.template = template
         // A parameter is a whole segment. (`contains` would bind to Foundation's overload in this module, which runs
         // CoreFoundation's string search and faults in its Unicode tables while the server starts.)
         let namesTenant = template.split(separator: "/").contains("{tenant}")
         self.hostRefusal = namesTenant ? hostRefusal : nil
-        errorsOnPage = hostRefusal?.isPage == true
+        self.errors = errors ?? (hostRefusal?.isPage == true ? .page : .json)
         self.faultSite = faultSite?.name == nil ? nil : faultSite
         self.policySource = namesTenant ? policySource : nil
         self.dialectErrorStatus = dialectErrorStatus
@@ -104,9 +119,15 @@ struct Route: Sendable {
         }
     }
 
-    /// `error` as this route answers errors: the error page where a browser comes, JSON elsewhere.
-    func render(_ error: OAuthError, _ scope: RequestScope, _ handlers: EndpointHandlers) -> HTTPResponse {
-        errorsOnPage ? handlers.errorPage(error, context: scope) : handlers.oauthError(error, context: scope)
+    /// `error` as this route answers errors (`errors`).
+    func render(_ error: OAuthError, _ request: HTTPRequest, _ scope: RequestScope, _ handlers: EndpointHandlers) -> HTTPResponse {
+        switch errors {
+        case .json: handlers.oauthError(error, context: scope)
+        case .page: handlers.errorPage(error, context: scope)
+        case .bearerChallenge: handlers.bearerChallenge(error, context: scope)
+        case .managedIdentity(let host): handlers.respond(with: error, .managedIdentity(host), context: scope)
+        case .graph: handlers.graphError(error, request, context: scope)
+        }
     }
 }
 

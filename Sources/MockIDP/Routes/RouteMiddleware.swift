@@ -24,7 +24,7 @@ struct ErrorRendering: RouteMiddleware {
         do {
             return try next(request)
         } catch let error as OAuthError {
-            return request.route.render(error, request.scope, request.handlers)
+            return request.route.render(error, request.http, request.scope, request.handlers)
         } catch {
             request.handlers.logger.error("unexpected error at \(request.http.path): \(error)")
             var response = EndpointHandlers.jsonError(status: .internalServerError, error: .serverError,
@@ -77,8 +77,7 @@ struct DialectResolution: RouteMiddleware {
 struct HostRefusalCheck: RouteMiddleware {
     func respond(_ request: RoutedRequest, next: (RoutedRequest) throws -> HTTPResponse) throws -> HTTPResponse {
         if let refusal = request.route.hostRefusal, request.scope.hostScope != .neutral,
-           let error = request.handlers.provider.hostRefusal(tenantSegment: request.parameters["tenant"] ?? "",
-                                                             context: request.scope, forDiscovery: refusal.isDiscovery) {
+           let error = request.scope.hostRefusal(tenantSegment: request.parameters["tenant"] ?? "", forDiscovery: refusal.isDiscovery) {
             throw error
         }
         if let refusal = request.dialectRefusal { throw refusal }
@@ -96,7 +95,7 @@ struct FaultInjection: RouteMiddleware {
             do {
                 return try next(request)
             } catch let error as OAuthError {
-                return request.route.render(error, request.scope, request.handlers)
+                return request.route.render(error, request.http, request.scope, request.handlers)
             } catch {
                 unexpected = error
                 return HTTPResponse(status: .internalServerError)

@@ -17,11 +17,11 @@ struct SignInFlow {
     var sessionID: String? { cookies[EndpointHandlers.sessionCookie] }
 
     /// Session accounts that may answer this request: matching `login_hint` when given, and fresh enough for `max_age`.
-    var usableAccounts: [SessionEntry] { provider.usableSessionAccounts(validated, sessionID: sessionID, directory: context.directory) }
+    var usableAccounts: [SessionEntry] { provider.signIn.usableSessionAccounts(validated, sessionID: sessionID, directory: context.directory) }
 
     /// A request arriving from the client: Core's interaction decision, as a page or a response.
     func start() -> HTTPResponse {
-        switch provider.interaction(for: validated, sessionID: sessionID, hostScope: context.hostScope, directory: context.directory) {
+        switch provider.signIn.interaction(for: validated, sessionID: sessionID, hostScope: context.hostScope, directory: context.directory) {
         case .answer(let entry):
             return proceed(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
         case .headlessSignIn(let user, let tenant):
@@ -45,14 +45,14 @@ struct SignInFlow {
             // The claims field of a tenant that makes users on the fly (IdentityProvider+AnyUser).
             var claims: ClaimSet?
             if let typed = fields["mockidp_claims"], !anyUserTenants.isEmpty {
-                switch IdentityProvider.signInClaims(json: typed) {
+                switch UsersOnTheFly.signInClaims(json: typed) {
                 case .success(let parsed): claims = parsed
                 case .failure(let problem):
                     handlers.logger.debug("sign-in page: the claims \(problem)")
                     return signInPage(username: username, error: "The claims \(problem).", offerSessionAccounts: false, claims: typed)
                 }
             }
-            switch provider.verifyPassword(username: username, password: fields["password"] ?? "", tenantSegment: validated.tenantSegment,
+            switch provider.signIn.verifyPassword(username: username, password: fields["password"] ?? "", tenantSegment: validated.tenantSegment,
                                            claims: claims, directory: context.directory) {
             case .failure(let error):
                 handlers.logger.debug("sign-in page: \(error.reason)")
@@ -76,12 +76,12 @@ struct SignInFlow {
                 return handlers.deliverError(.consentDeclined(), state: validated.state, to: validated.redirectURI, mode: validated.responseMode, context: context)
             }
             let username = (fields["mockidp_account"] ?? "").lowercased()
-            guard let entry = provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment, directory: context.directory)
+            guard let entry = provider.signIn.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment, directory: context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) else {
                 return signInPage(username: fields["mockidp_account"], error: nil, offerSessionAccounts: false)
             }
             // Accepting grants everything the request asked for; scopes granted before stay (docs/sign-in.md, "Consent").
-            if let asked = provider.askedPermissions(validated, tenant: entry.tenant, context: context) {
+            if let asked = provider.consentPolicy.askedPermissions(validated, tenant: entry.tenant, context: context) {
                 provider.consents.grant(asked, client: validated.client, user: entry.user, tenant: entry.tenant)
             }
             return complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: sessionID)
@@ -94,7 +94,7 @@ struct SignInFlow {
     /// `consentRequired` asking for permissions the user has not consented to), else the answer. `prompt=none`
     /// cannot show the page: `consent_required` (AADSTS65001) goes to the redirect URI.
     func proceed(user: User, tenant: Tenant, authTime: Int, sessionID: String?, setSession: Bool = false) -> HTTPResponse {
-        let ask = provider.consentToAsk(validated, user: user, tenant: tenant, context: context)
+        let ask = provider.consentPolicy.consentToAsk(validated, user: user, tenant: tenant, context: context)
         guard !ask.isEmpty || validated.prompt == .consent else {
             return complete(user: user, tenant: tenant, authTime: authTime, sessionID: sessionID, setSession: setSession)
         }
@@ -112,7 +112,7 @@ struct SignInFlow {
         // A session that ended between the page and this answer: the user joins a new one.
         if session != sessionID { session = provider.sessions.add(SessionAccount(user, of: tenant, authTime: authTime), to: session) }
         let parameters: [(name: String, value: String)]
-        switch provider.authorize(validated, user: user, tenant: tenant, authTime: authTime,
+        switch provider.authorizeEndpoint.authorize(validated, user: user, tenant: tenant, authTime: authTime,
                                   sessionID: provider.sessions.state(of: session), newUser: newUser, context: context) {
         case .success(let p): parameters = p
         case .failure(let error):
@@ -138,12 +138,12 @@ struct SignInFlow {
     }
 
     /// The tenants this page makes users on the fly for.
-    var anyUserTenants: [Tenant] { provider.tenantsMakingUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope, directory: context.directory) }
+    var anyUserTenants: [Tenant] { provider.usersOnTheFly.tenantsMakingUsers(tenantSegment: validated.tenantSegment, hostScope: context.hostScope, directory: context.directory) }
 
     func signInPage(username: String?, error: String?, offerSessionAccounts: Bool, claims: String? = nil) -> HTTPResponse {
-        let signedIn = Set(provider.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment, directory: context.directory).map { $0.account.username.lowercased() })
+        let signedIn = Set(provider.signIn.sessionAccounts(sessionID, tenantSegment: validated.tenantSegment, directory: context.directory).map { $0.account.username.lowercased() })
         var tiles: [[String: Any]] = []
-        for (index, entry) in provider.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope, directory: context.directory).enumerated() {
+        for (index, entry) in provider.signIn.pickableUsers(tenantSegment: validated.tenantSegment, hostScope: self.context.hostScope, directory: context.directory).enumerated() {
             let isSignedIn = signedIn.contains(entry.user.username.lowercased())
             if !offerSessionAccounts, !isSignedIn, validated.prompt == .login { continue }
             tiles.append(["index": index, "username": entry.user.username, "name": entry.user.name ?? entry.user.username,
@@ -165,7 +165,7 @@ struct SignInFlow {
 
     /// The consent page: `permissions` in words, or for `prompt=consent` everything the request asks for.
     func consentPage(for user: User, tenant: Tenant, permissions: [DelegatedPermission]? = nil, newSession: String? = nil) -> HTTPResponse {
-        let shown = permissions ?? provider.consentToAsk(validated, user: user, tenant: tenant, context: context)
+        let shown = permissions ?? provider.consentPolicy.consentToAsk(validated, user: user, tenant: tenant, context: context)
         return page("consent", handlers.consentValues(user: user, client: validated.client, permissions: shown, tenant: tenant, context: context),
                     extraHidden: [("mockidp_account", user.username)], newSession: newSession)
     }

@@ -22,7 +22,6 @@ package struct AuthorizationChecks {
         ("sign-in claims", { (c: inout AuthorizationChecks) throws(Failure) in try c.checkSignInClaims() }),
     ]
 
-    let provider: IdentityProvider
     let request: AuthorizationRequest
     let b2c: B2CAuthority?
     let directory: Directory
@@ -41,8 +40,7 @@ package struct AuthorizationChecks {
     private var signInClaims: ClaimSet?
 
     /// The checks of `request` against `directory` (`b2c`: the user flow the request names, nil for Entra).
-    package init(provider: IdentityProvider, request: AuthorizationRequest, b2c: B2CAuthority?, directory: Directory) {
-        self.provider = provider
+    package init(request: AuthorizationRequest, b2c: B2CAuthority?, directory: Directory) {
         self.request = request
         self.b2c = b2c
         self.directory = directory
@@ -111,7 +109,7 @@ package struct AuthorizationChecks {
     private mutating func checkClient() throws(Failure) {
         guard let authority else { preconditionFailure("the tenant step runs first") }
         guard let clientID = value("client_id") else { throw .errorPage(.missingParameter("client_id")) }
-        guard let client = provider.authorizationClient(clientID, authority: authority, directory: directory) else {
+        guard let client = directory.authorizationClient(clientID, authority: authority) else {
             throw .errorPage(.unknownClient(clientID, tenant: authority.specificTenant?.id ?? request.tenant))
         }
         self.client = client
@@ -177,7 +175,7 @@ package struct AuthorizationChecks {
             throw fail(.invalidParameter("nonce", "is \(nonce.utf8.count) bytes long; at most \(AuthorizationCode.maximumNonceLength) are accepted"))
         }
         let scopeTenant = authority.specificTenant ?? directory.tenant(forUsername: value("login_hint") ?? "")
-            ?? provider.homeTenant(of: client, directory: directory)
+            ?? directory.homeTenant(of: client)
         do throws(OAuthError) {
             if let b2c {
                 _ = try B2CScopeRequest(scope, client: client, tenant: b2c.tenant, directory: directory)
@@ -237,7 +235,7 @@ package struct AuthorizationChecks {
     /// mockidp's own: the members of `claims` that are not OpenID Connect's are claims for a user made on the fly
     /// (IdentityProvider+AnyUser); they must be usable. The claims request itself is the token step's to read.
     private mutating func checkSignInClaims() throws(Failure) {
-        guard let json = value("claims"), let result = IdentityProvider.signInClaims(claimsParameter: json) else { return }
+        guard let json = value("claims"), let result = UsersOnTheFly.signInClaims(claimsParameter: json) else { return }
         switch result {
         case .success(let claims): signInClaims = claims
         case .failure(let problem): throw fail(.invalidSignInClaims(problem.description))

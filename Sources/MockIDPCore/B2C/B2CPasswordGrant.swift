@@ -9,8 +9,7 @@ struct B2CPasswordGrant: GrantHandler {
         guard authority.policy.kind == .ropc else { throw .b2cUnsupportedGrantType("password") }
         let username = try call.parameters.required("username")
         let password = try call.parameters.required("password")
-        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: authority.tenant,
-                                                       directory: call.directory, context: call.scope, requireCredential: false)
+        let (client, authentication) = try call.checkClient(tenant: authority.tenant, requireCredential: false)
         guard !client.isConfidential else { throw .ropcNotEnabled(clientID: client.clientID) }
         // B2C's ROPC article: the app needs "Allow public client flows" and oauth2AllowImplicitFlow (AADB2C90057 without).
         guard client.enableAccessTokenIssuance else { throw .responseTypeNotEnabled("token") }

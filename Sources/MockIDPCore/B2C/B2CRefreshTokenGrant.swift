@@ -8,8 +8,7 @@ struct B2CRefreshTokenGrant: GrantHandler {
         let token = try call.parameters.required("refresh_token")
         guard let record = call.provider.refreshTokens.open(token), record.policy != nil,
               record.tenantID == authority.tenant.id else { throw .invalidRefreshToken() }
-        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: authority.tenant,
-                                                       directory: call.directory, context: call.scope, requireCredential: true)
+        let (client, authentication) = try call.checkClient(tenant: authority.tenant, requireCredential: true)
         guard client.clientID == record.clientID else { throw .refreshTokenForOtherClient() }
         let now = call.provider.clock.now()
         guard now < record.expiresAt else {

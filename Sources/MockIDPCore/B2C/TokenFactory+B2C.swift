@@ -9,7 +9,7 @@ extension TokenFactory {
         let isTFP = grant.authority.policyClaim == .tfp
         return B2CTokenClaims(
             expires: grant.issuedAt + lifetime, notBefore: grant.issuedAt,
-            issuer: IdentityProvider.b2cIssuer(baseURL: baseURL, tenantID: grant.authority.tenant.id),
+            issuer: DiscoveryDocuments.b2cIssuer(baseURL: baseURL, tenantID: grant.authority.tenant.id),
             subject: user.objectID, audience: audience, nonce: grant.nonce, issuedAt: grant.issuedAt,
             authTime: grant.authTime, objectID: user.objectID, name: user.name, givenName: given, familyName: family,
             emails: Self.emails(of: user), newUser: grant.newUser ? true : nil,

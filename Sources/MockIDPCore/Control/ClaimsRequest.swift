@@ -20,7 +20,7 @@ package struct ClaimsRequest: Sendable, Equatable {
             guard let claims = claims.objectValue else {
                 // Members OpenID Connect does not define are claims for a user made on the fly (IdentityProvider+AnyUser),
                 // which the authorize step reads; MSAL sends the same parameter to the token endpoint.
-                if claims == .null || !IdentityProvider.claimsRequestMembers.contains(member) { continue }
+                if claims == .null || !UsersOnTheFly.claimsRequestMembers.contains(member) { continue }
                 return nil
             }
             var requested: [String: [String]] = [:]

@@ -5,13 +5,12 @@ import MockIDPJOSE
 struct ClientCredentialsGrant: GrantHandler {
     func issue(_ call: TokenCall) throws(OAuthError) -> TokenResponse {
         guard let tenant = call.authority.specificTenant else { throw .noTenantInformation() }
-        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: tenant,
-                                                       directory: call.directory, context: call.scope, requireCredential: true)
+        let (client, authentication) = try call.checkClient(tenant: tenant, requireCredential: true)
         guard client.isConfidential else {
             throw .missingClientCredential()
         }
         let (resource, identifier) = try checkApplicationScope(call.parameters, request: call.request, tenant: tenant, directory: call.directory)
-        let roles = Self.applicationRoles(client: client, resource: resource, cloud: call.provider.cloud(for: call.scope, tenant: tenant))
+        let roles = Self.applicationRoles(client: client, resource: resource, cloud: call.scope.cloud(for: tenant))
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
                           issuedAt: call.provider.clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
@@ -20,7 +19,7 @@ struct ClientCredentialsGrant: GrantHandler {
         let token = try factory.applicationAccessToken(grant, roles: roles, tenant: tenant)
         if call.request.version == .v1, let identifier {
             var body: JSONObject = ["token_type": "Bearer"]
-            body.merge(call.provider.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
+            body.merge(TokenResponse.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
             body["resource"] = .string(identifier)
             body["access_token"] = .string(token)
             return TokenResponse(body: .object(body))

@@ -10,14 +10,12 @@ struct DeviceCodeGrant: GrantHandler {
         let record = try call.provider.deviceCodes.poll(deviceCode, clientID: clientID, now: now)
         guard case .approved(let objectID, let username, let tenantID) = record.status,
               let tenant = call.directory.tenant(tenantID) else { throw .badVerificationCode() }
-        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: tenant, directory: call.directory, context: call.scope,
-                                                       requireCredential: true)
+        let (client, authentication) = try call.checkClient(tenant: tenant, requireCredential: true)
         guard let user = call.directory.user(username, in: tenant), user.objectID == objectID else { throw .refreshTokenUserGone() }
-        let scopes = try call.provider.userScopes(call.parameters, request: call.request, stored: record.scope, storedResource: record.resource,
-                                    tenant: tenant, directory: call.directory, context: call.scope)
+        let scopes = try call.userScopes(stored: record.scope, storedResource: record.resource, tenant: tenant)
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes, applicationResource: nil,
                           applicationResourceIdentifier: nil, issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: call.parameters["client_info"] == "1")
-        return try call.provider.userTokenResponse(grant, user: user, tenant: tenant, directory: call.directory, context: call.scope, version: call.request.version)
+        return try call.userTokenResponse(grant, user: user, tenant: tenant)
     }
 }

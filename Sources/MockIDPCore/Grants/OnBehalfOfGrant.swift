@@ -18,20 +18,19 @@ struct OnBehalfOfGrant: GrantHandler {
         guard tenant.id == issuingTenant.id else {
             throw .userAssertionNotAccepted("the assertion was issued by tenant \(issuingTenant.id), not \(tenant.id)")
         }
-        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: tenant,
-                                                       directory: call.directory, context: call.scope, requireCredential: true)
+        let (client, authentication) = try call.checkClient(tenant: tenant, requireCredential: true)
         // Entra: only a confidential client can act on behalf of a user.
         guard client.isConfidential, authentication != .none else { throw .missingClientCredential() }
-        let cloud = call.provider.cloud(for: call.scope, tenant: tenant)
+        let cloud = call.scope.cloud(for: tenant)
         let v1Issuer = "https://\(cloud.v1IssuerHost)/\(tenant.id)/"
         let issuer = claims["iss"]?.stringValue ?? ""
         guard issuer == v1Issuer || issuer.hasSuffix("/\(tenant.id)/v2.0") else {
             throw .userAssertionNotAccepted("the issuer '\(issuer)' is not tenant \(tenant.id)")
         }
         let now = call.provider.clock.now()
-        guard let expiry = IdentityProvider.numericDate(claims["exp"]) else { throw .malformedUserAssertion("it has no exp claim") }
-        let notBefore = IdentityProvider.numericDate(claims["nbf"]) ?? 0
-        guard now < expiry, notBefore <= now + IdentityProvider.assertionClockSkew else {
+        guard let expiry = ClientAssertion.numericDate(claims["exp"]) else { throw .malformedUserAssertion("it has no exp claim") }
+        let notBefore = ClientAssertion.numericDate(claims["nbf"]) ?? 0
+        guard now < expiry, notBefore <= now + ClientAssertion.clockSkew else {
             throw .userAssertionExpired(now: now, expiry: expiry)
         }
         let audience = claims["aud"]?.stringValue ?? ""
@@ -57,12 +56,12 @@ struct OnBehalfOfGrant: GrantHandler {
         try checkConsent(client: client, scopes: scopes, graphResource: cloud.graphResource)
         // A middle tier with `consentRequired`: the user must also have consented to its downstream permissions
         // (Microsoft Learn, On-Behalf-Of flow, "Gaining consent for the middle-tier application": else AADSTS65001).
-        try call.provider.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: call.scope)
+        try call.provider.consentPolicy.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, scope: call.scope)
         let methods = claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? ["pwd"]
         let grant = Grant(client: client, clientAuthentication: authentication, scopes: scopes,
                           applicationResource: nil, applicationResourceIdentifier: nil, issuedAt: now,
                           authenticationMethods: methods, nonce: nil, includeClientInfo: call.parameters["client_info"] == "1")
-        return try call.provider.userTokenResponse(grant, user: user, tenant: tenant, directory: call.directory, context: call.scope, version: call.request.version)
+        return try call.userTokenResponse(grant, user: user, tenant: tenant)
     }
 
     /// The claims of a token this server signed (with any published key), after checking the signature.

@@ -23,8 +23,7 @@ struct RefreshTokenGrant: GrantHandler {
             tenant = specific
             sameAccount = there
         }
-        let (client, authentication) = try call.provider.checkClient(call.parameters, request: call.request, tenant: tenant,
-                                                       directory: call.directory, context: call.scope, requireCredential: true)
+        let (client, authentication) = try call.checkClient(tenant: tenant, requireCredential: true)
         if client.clientID != record.clientID {
             guard record.family else { throw .refreshTokenForOtherClient() }
             // Entra: family refresh tokens are shared among public clients only.
@@ -43,14 +42,13 @@ struct RefreshTokenGrant: GrantHandler {
             }
             user = member
         }
-        let scopes = try call.provider.userScopes(call.parameters, request: call.request, stored: record.scope, storedResource: record.resource,
-                                    tenant: tenant, directory: call.directory, context: call.scope)
+        let scopes = try call.userScopes(stored: record.scope, storedResource: record.resource, tenant: tenant)
         // Entra: a refresh for scopes the user never consented to is AADSTS65001 (MSAL then goes interactive).
-        try call.provider.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, context: call.scope)
+        try call.provider.consentPolicy.checkUserConsent(client: client, user: user, tenant: tenant, scopes: scopes, scope: call.scope)
         let grant = Grant(client: client, clientAuthentication: authentication,
                           scopes: scopes, applicationResource: nil, applicationResourceIdentifier: nil,
                           issuedAt: now, authenticationMethods: ["pwd"], nonce: nil,
                           includeClientInfo: call.parameters["client_info"] == "1")
-        return try call.provider.userTokenResponse(grant, user: user, tenant: tenant, directory: call.directory, context: call.scope, version: call.request.version)
+        return try call.userTokenResponse(grant, user: user, tenant: tenant)
     }
 }

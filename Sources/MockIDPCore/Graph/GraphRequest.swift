@@ -59,6 +59,17 @@ extension Cloud {
         graphHosts.first { $0.host == host.lowercased() }.map { Cloud.named($0.cloud) }
     }
 
+    /// The audiences of Microsoft Graph access tokens that Graph and `/oidc/userinfo` take: its app ID, and its
+    /// resource URI in every cloud (with or without the trailing slash a v1 resource may carry).
+    static let graphAudiences: Set<String> = {
+        var audiences: Set<String> = ["00000003-0000-0000-c000-000000000000"]
+        for graph in Cloud.all.map(\.graphResource) + ["https://dod-graph.microsoft.us"] {
+            audiences.insert(graph)
+            audiences.insert(graph + "/")
+        }
+        return audiences
+    }()
+
     /// The audiences Graph of this cloud accepts besides its app ID: its resource URIs, with or without the
     /// trailing slash a v1 `resource` may carry.
     var graphAudienceURLs: [String] {

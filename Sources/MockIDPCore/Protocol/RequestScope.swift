@@ -67,6 +67,32 @@ package struct RequestScope: Sendable {
     }
 }
 
+extension RequestScope {
+    /// The cloud the request speaks as: the one whose login (or B2C) host it came to, else `tenant`'s own.
+    package func cloud(for tenant: Tenant?) -> Cloud {
+        switch hostScope {
+        case .login(let cloud), .b2c(let cloud): cloud
+        case .neutral: tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
+        }
+    }
+
+    /// Entra's AADSTS90002 when the tenant segment of the request names a configured tenant that the request's host
+    /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
+    /// Unknown names are left to the endpoint, which reports them in its own way.
+    package func hostRefusal(tenantSegment: String, forDiscovery: Bool) -> OAuthError? {
+        guard hostScope != .neutral, let tenant = directory.tenant(tenantSegment) else { return nil }
+        return refusal(serving: tenant, named: tenantSegment, forDiscovery: forDiscovery)
+    }
+
+    /// AADSTS90002 when `tenant` is not served on the request's host.
+    func refusal(serving tenant: Tenant, named: String? = nil, forDiscovery: Bool = false) -> OAuthError? {
+        guard !hostScope.serves(tenant) else { return nil }
+        var error = OAuthError.tenantNotFound(named ?? tenant.id, forDiscovery: forDiscovery)
+        error.reason = hostScope.refusal(of: tenant, host: host)
+        return error
+    }
+}
+
 /// Which protocol version an endpoint speaks.
 package enum ProtocolVersion: String, Sendable {
     case v1

@@ -50,7 +50,10 @@ package struct MintRequest: Sendable {
     }
 }
 
-extension IdentityProvider {
+/// Tokens minted offline (`mockidp token`, `mockidp probe`), as the token endpoint would issue them.
+package struct TokenMinting {
+    let provider: IdentityProvider
+
     /// Mints the token `request` describes, with the same factory and claims rules as the token endpoint, signed by
     /// the active key. Fails with the error the token endpoint would give for the same tenant, client, user or scope.
     /// With a `defect`, the token carries it, or minting fails when the token cannot carry it (a nonce or hash defect
@@ -74,18 +77,18 @@ extension IdentityProvider {
 
     private func mintToken(_ request: MintRequest,
                            tamper: (@Sendable (TokenKind, (String) -> Bool) -> TokenDefect?)?) throws(OAuthError) -> String {
-        let context = scope(RequestHost(baseURL: request.baseURL, host: Self.host(of: request.baseURL)))
+        let context = provider.scope(RequestHost(baseURL: request.baseURL, host: Self.host(of: request.baseURL)))
         let directory = context.directory
         guard let tenant = directory.tenant(request.tenant) else { throw .tenantNotFound(request.tenant, forDiscovery: false) }
         guard let client = directory.app(request.clientID, in: tenant) else {
             throw .unknownClient(request.clientID, tenant: tenant.id)
         }
-        var factory = tokenFactory(directory, context, tenant: tenant, lifetime: request.lifetime)
+        var factory = provider.tokenFactory(directory, context, tenant: tenant, lifetime: request.lifetime)
         factory.tamper = tamper
         let overriding = try Self.claims(request.claims)
         // As the token endpoint would have authenticated this client: a secret, else a certificate, else none.
         let authentication: ClientAuthenticationMethod = !client.isConfidential ? .none : client.secret != nil ? .secret : client.certificates.isEmpty ? .secret : .certificate
-        let now = clock.now()
+        let now = provider.clock.now()
         let scope = request.scopes.joined(separator: " ")
         guard let username = request.username else {
             guard request.kind == .access else { throw .missingParameter("username") }

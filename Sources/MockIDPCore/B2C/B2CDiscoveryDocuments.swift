@@ -1,6 +1,7 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
+/// A B2C policy's documents: its OpenID configuration and key set, shaped as B2C's.
+extension DiscoveryDocuments {
     /// The issuer of a B2C tenant's tokens: `https://{host}/{tenant id}/v2.0/`, with B2C's trailing slash
     /// (docs/entra-behaviour.md, "B2C metadata").
     static func b2cIssuer(baseURL: String, tenantID: String) -> String { "\(baseURL)/\(tenantID)/v2.0/" }

@@ -1,6 +1,10 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
+/// The managed identity endpoints of Azure's hosts (IMDS, App Service, Cloud Shell): each host's checks in its order,
+/// then an app-only token for the identity.
+package struct ManagedIdentityEndpoint {
+    let provider: IdentityProvider
+
     /// IMDS serves identity tokens from this api-version on (Microsoft Learn, how-to-use-vm-token: "Use API version
     /// `2018-02-01` or greater"); azure-identity and MSAL send it.
     static let oldestIMDSAPIVersion = "2018-02-01"
@@ -12,7 +16,7 @@ extension IdentityProvider {
     /// header first, then the parameters, the identity, the resource), then an app-only access token for the
     /// resource signed with the identity's tenant's key, in the version the resource accepts. `identityHeader` is the
     /// App Service secret (`--identity-header`).
-    package func managedIdentityToken(_ request: ManagedIdentityRequest, identityHeader: String,
+    package func token(_ request: ManagedIdentityRequest, identityHeader: String,
                                       context: RequestScope) -> Result<JSONValue, OAuthError> {
         do throws(OAuthError) {
             return .success(try issueManagedIdentityToken(request, identityHeader: identityHeader, context: context))
@@ -36,8 +40,8 @@ extension IdentityProvider {
         // Managed identities authenticate to Entra with a certificate the platform holds: `appidacr`/`azpacr` "2".
         let grant = Grant(client: Application(clientID: identity.clientID), clientAuthentication: .certificate, scopes: nil,
                           applicationResource: scopes.resource, applicationResourceIdentifier: scopes.resourceIdentifier,
-                          issuedAt: clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
-        let factory = tokenFactory(directory, context, tenant: tenant, clientID: identity.clientID, username: nil)
+                          issuedAt: provider.clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
+        let factory = provider.tokenFactory(directory, context, tenant: tenant, clientID: identity.clientID, username: nil)
         let token = try factory.applicationAccessToken(grant, roles: [], tenant: tenant, managedIdentity: identity)
         let issuedAt = grant.issuedAt, lifetime = factory.lifetime
         // Numbers as strings, in each host's fields and order: IMDS (how-to-use-vm-token's sample response, with

@@ -8,9 +8,11 @@ package struct SelfAssertedProblem: Error, Sendable, Equatable {
 
 /// The user flows behind B2C's pages: sign-up, password reset and profile edit change the directory through
 /// `ServedDirectory.upsertUser`, so what they change is gone after `restoreLoadedConfiguration` (the control API's reset).
-extension IdentityProvider {
+package struct B2CUserFlows {
+    let served: ServedDirectory
+
     /// Signs a new local account up in the policy's tenant: the e-mail address is the sign-in name.
-    package func b2cSignUp(email: String, password: String, reenteredPassword: String, displayName: String,
+    package func signUp(email: String, password: String, reenteredPassword: String, displayName: String,
                           givenName: String, surname: String, authority: B2CAuthority, directory: Directory) -> Result<User, SelfAssertedProblem> {
         let email = email.trimmingSpaces()
         guard Self.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
@@ -30,7 +32,7 @@ extension IdentityProvider {
     }
 
     /// Sets a new password for an existing local account (B2C would first verify the e-mail address by a code).
-    package func b2cResetPassword(email: String, newPassword: String, reenteredPassword: String,
+    package func resetPassword(email: String, newPassword: String, reenteredPassword: String,
                                  authority: B2CAuthority, directory: Directory) -> Result<User, SelfAssertedProblem> {
         guard var user = directory.user(email.trimmingSpaces(), in: authority.tenant) else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
@@ -42,7 +44,7 @@ extension IdentityProvider {
     }
 
     /// Changes the display name, given name and surname of a signed-in user.
-    package func b2cEditProfile(_ user: User, displayName: String, givenName: String, surname: String,
+    package func editProfile(_ user: User, displayName: String, givenName: String, surname: String,
                                authority: B2CAuthority, directory: Directory) -> Result<User, SelfAssertedProblem> {
         guard var current = directory.user(user.username, in: authority.tenant), current.objectID == user.objectID else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
@@ -75,21 +77,5 @@ extension IdentityProvider {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
         return !text.contains(where: { $0 == " " || $0 == "<" || $0 == ">" })
-    }
-
-    /// The ID and access tokens of a B2C implicit or hybrid response (`c_hash` / `at_hash` as OpenID Connect §3.3.2.11).
-    func b2cImplicitTokens(_ request: ValidatedAuthorization, b2c: B2CAuthority, user: User, authTime: Int, code: String?,
-                           newUser: Bool, directory: Directory, context: RequestScope) throws(OAuthError) -> [(name: String, value: String)] {
-        let scopes = try B2CScopeRequest(request.scope, client: request.client, tenant: b2c.tenant, directory: directory)
-        let grant = B2CGrant(client: request.client, authority: b2c, scopes: scopes, issuedAt: clock.now(), authTime: authTime,
-                             nonce: request.nonce, newUser: newUser, includeClientInfo: false)
-        let factory = frontChannelTokenFactory(directory, context, tenant: b2c.tenant, clientID: request.client.clientID)
-        return try frontChannelTokens(request, code: code, lifetime: factory.lifetime,
-                                      accessToken: { () throws(OAuthError) in
-                                          try scopes.audience.map { audience throws(OAuthError) in
-                                              try factory.b2cAccessToken(grant, user: user, audience: audience)
-                                          }
-                                      },
-                                      idToken: { hashes throws(OAuthError) in try factory.b2cIDToken(grant, user: user, hashes: hashes) })
     }
 }

@@ -2,8 +2,11 @@ import MockIDPJOSE
 
 /// Users made on the fly (a tenant's `signIn: {anyUser: true}`): any user name in the tenant's domains signs in
 /// with any password, as navikt's mock-oauth2-server lets a tester sign in as anyone. Names outside the domains, and
-/// unknown tenants, are refused as for every tenant.
-extension IdentityProvider {
+/// unknown tenants, are refused as for every tenant. Such users join the served directory, so the control API's reset
+/// removes them again.
+package struct UsersOnTheFly {
+    let served: ServedDirectory
+
     /// The most bytes of claims JSON one sign-in may bring (the sign-in page's field, or the `claims` parameter's
     /// own members): tokens stay well below the 8 KB many HTTP servers allow in a header.
     package static let maximumSignInClaimsBytes = 4096
@@ -124,6 +127,6 @@ package struct SignInClaimsProblem: Error, Sendable, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 
     static func tooLarge(_ json: String) -> SignInClaimsProblem {
-        SignInClaimsProblem("are \(json.utf8.count) bytes; at most \(IdentityProvider.maximumSignInClaimsBytes) are allowed")
+        SignInClaimsProblem("are \(json.utf8.count) bytes; at most \(UsersOnTheFly.maximumSignInClaimsBytes) are allowed")
     }
 }

@@ -1,19 +1,11 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
-    /// `/oidc/userinfo`: the signed-in user's profile for an access token this provider issued to a user.
-    /// The audiences of Microsoft Graph access tokens: its app ID, and its resource URI in every cloud (with or
-    /// without the trailing slash a v1 resource may carry).
-    static let graphAudiences: Set<String> = {
-        var audiences: Set<String> = ["00000003-0000-0000-c000-000000000000"]
-        for graph in Cloud.all.map(\.graphResource) + ["https://dod-graph.microsoft.us"] {
-            audiences.insert(graph)
-            audiences.insert(graph + "/")
-        }
-        return audiences
-    }()
+/// `/oidc/userinfo`: the signed-in user's profile for an access token this provider issued to a user.
+package struct UserInfoEndpoint {
+    let clock: ProviderClock
 
-    package func userInfo(bearerToken: String?, directory: Directory) -> Result<JSONValue, OAuthError> {
+    /// The user's claims for the bearer token, or the 401 Graph gives a token it does not take.
+    package func answer(bearerToken: String?, directory: Directory) -> Result<JSONValue, OAuthError> {
         guard let bearerToken else { return .failure(.invalidAccessToken("no bearer token")) }
         guard let jws = try? CompactJWS(bearerToken) else { return .failure(.invalidAccessToken("the token is not a JWT")) }
         guard let kid = jws.header["kid"]?.stringValue, let key = directory.signingKeys.first(where: { $0.keyID == kid }),
@@ -24,7 +16,7 @@ extension IdentityProvider {
         guard let exp = claims["exp"]?.intValue, exp > clock.now() else { return .failure(.invalidAccessToken("the token has expired")) }
         // Entra: userinfo is part of Microsoft Graph and takes only access tokens whose audience is Graph; a token for
         // another API (or an ID token) gets 401 (learn.microsoft.com, "Microsoft identity platform UserInfo endpoint").
-        guard let audience = claims["aud"]?.stringValue, Self.graphAudiences.contains(audience.lowercased()) else {
+        guard let audience = claims["aud"]?.stringValue, Cloud.graphAudiences.contains(audience.lowercased()) else {
             return .failure(.invalidAccessToken("the token's audience is not Microsoft Graph"))
         }
         guard claims["scp"] != nil, let oid = claims["oid"]?.stringValue, let tid = claims["tid"]?.stringValue,

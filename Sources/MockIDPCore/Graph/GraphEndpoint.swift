@@ -2,9 +2,11 @@ import MockIDPJOSE
 
 /// Microsoft Graph's directory slice (docs/graph.md, "Microsoft Graph"): the calls client
 /// code makes right after a sign-in, behind Graph's token and permission checks.
-extension IdentityProvider {
+package struct GraphEndpoint {
+    let clock: ProviderClock
+
     /// Answers `request`, in Graph's order: the bearer token, the path, the permission, the query options, the call.
-    package func graph(_ request: GraphRequest, context: RequestScope) -> Result<GraphResponse, OAuthError> {
+    package func answer(_ request: GraphRequest, context: RequestScope) -> Result<GraphResponse, OAuthError> {
         let directory = context.directory
         let caller: GraphCaller
         switch graphCaller(request.bearerToken, directory: directory, context: context) {
@@ -60,7 +62,7 @@ extension IdentityProvider {
             return .failure(.graphTokenInvalid("", why: "its signature is not by this server's keys"))
         }
         let claims = jws.payload
-        guard let audience = claims["aud"]?.stringValue, Self.graphAudiences.contains(audience.lowercased()) else {
+        guard let audience = claims["aud"]?.stringValue, Cloud.graphAudiences.contains(audience.lowercased()) else {
             return .failure(.graphTokenInvalid("Invalid audience.",
                                                why: "its audience '\(claims["aud"]?.stringValue ?? "")' is not Microsoft Graph (an ID token, or a token for another API)"))
         }

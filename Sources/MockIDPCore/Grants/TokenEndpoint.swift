@@ -1,8 +1,12 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
-    /// The token endpoint: checks the request in Entra's order and returns tokens or Entra's error.
-    package func token(_ request: TokenRequest, context: RequestScope) -> Result<TokenResponse, OAuthError> {
+/// The token endpoint: reads the parameters and the `claims` request, then hands the request to its grant in
+/// `GrantTable`, by dialect and grant type.
+struct TokenEndpoint {
+    let provider: IdentityProvider
+
+    /// The tokens `request` asks for, or Entra's (or B2C's) error, checked in Entra's order.
+    func answer(_ request: TokenRequest, scope context: RequestScope) -> Result<TokenResponse, OAuthError> {
         do throws(OAuthError) {
             let parameters = try TokenParameters(request)
             var context = context
@@ -14,7 +18,7 @@ extension IdentityProvider {
             switch context.dialect {
             case .b2c(let b2c):
                 guard let grant = GrantTable.b2c[name] else { throw .b2cUnsupportedGrantType(name) }
-                let call = TokenCall(provider: self, parameters: parameters, request: request, scope: context, authority: .tenant(b2c.tenant))
+                let call = TokenCall(provider: provider, parameters: parameters, request: request, scope: context, authority: .tenant(b2c.tenant))
                 return .success(try grant.issue(call))
             case .entra:
                 guard let authority = Authority(segment: request.tenant, directory: context.directory) else {
@@ -23,18 +27,20 @@ extension IdentityProvider {
                 guard let grantType = GrantType(name, version: request.version), let grant = GrantTable.entra[grantType] else {
                     throw .unsupportedGrantType(name)
                 }
-                let call = TokenCall(provider: self, parameters: parameters, request: request, scope: context, authority: authority)
+                let call = TokenCall(provider: provider, parameters: parameters, request: request, scope: context, authority: authority)
                 return .success(try grant.issue(call))
             }
         } catch {
             return .failure(error)
         }
     }
+}
 
+/// What several grants share: the client's credential, the scopes of a user grant and the user grant's response.
+extension TokenCall {
     /// Finds the client in the tenant and checks its credential (secret in the body or HTTP Basic, or a client
     /// assertion: signed with a registered certificate, or a federated token). Returns the client and how it authenticated.
-    func checkClient(_ parameters: TokenParameters, request: TokenRequest, tenant: Tenant, directory: Directory,
-                     context: RequestScope, requireCredential: Bool) throws(OAuthError) -> (Application, ClientAuthenticationMethod) {
+    func checkClient(tenant: Tenant, requireCredential: Bool) throws(OAuthError) -> (Application, ClientAuthenticationMethod) {
         guard let clientID = parameters["client_id"] ?? request.basicCredentials?.clientID else {
             throw .missingParameter("client_id")
         }
@@ -58,29 +64,11 @@ extension IdentityProvider {
             return (client, .secret)
         }
         if let assertion {
-            try checkClientAssertion(assertion, type: parameters["client_assertion_type"], client: client,
-                                     request: request, tenant: tenant, directory: directory, context: context)
+            try checkClientAssertion(assertion, type: parameters["client_assertion_type"], client: client, tenant: tenant)
             return (client, .certificate)
         }
         if requireCredential { throw .missingClientCredential() }
         return (client, .none)
-    }
-
-    /// The tenant a user grant runs in: the path's tenant, or for common/organizations the tenant of the UPN's domain.
-    func tenantForUser(_ authority: Authority, username: String, directory: Directory) throws(OAuthError) -> Tenant {
-        switch authority {
-        case .tenant(let t): return t
-        case .common, .organizations:
-            guard let t = directory.tenant(forUsername: username) else {
-                throw .unknownUser(username, tenant: authority.pathSegment)
-            }
-            return t
-        case .consumers:
-            guard let t = directory.tenant(Authority.consumersTenantID) else {
-                throw .unknownUser(username, tenant: Authority.consumersTenantID)
-            }
-            return t
-        }
     }
 
     /// The scopes of a user grant. A v1 request names one API by `resource` (see `ScopeRequest(v1Resource:)`), or
@@ -93,9 +81,8 @@ extension IdentityProvider {
     /// `requestTokenByCode:`), and refreshes with `resource` and `scope=openid` (ADALAcquireTokenSilentHandler.m);
     /// Microsoft Learn, "Authorize access to Azure AD web applications using the OAuth 2.0 code grant flow" (v1):
     /// `resource` "is required in one of either the authorization or token requests", and `scope` is ignored.
-    func userScopes(_ parameters: TokenParameters, request: TokenRequest, stored: String?, storedResource: String? = nil,
-                    tenant: Tenant, directory: Directory, context: RequestScope) throws(OAuthError) -> ScopeRequest {
-        let graph = cloud(for: context, tenant: tenant).graphResource
+    func userScopes(stored: String?, storedResource: String? = nil, tenant: Tenant) throws(OAuthError) -> ScopeRequest {
+        let graph = scope.cloud(for: tenant).graphResource
         if request.version == .v1, let resource = parameters["resource"] ?? storedResource {
             return try ScopeRequest(v1Resource: resource, tenant: tenant, directory: directory, graphResource: graph)
         }
@@ -107,17 +94,17 @@ extension IdentityProvider {
 
     /// Builds the token response for a user grant (docs/entra-behaviour.md, "Token responses"): v2's shape, or v1's for
     /// the v1 endpoint (numbers as strings, `expires_on`, `not_before`, `resource`, and the granted scopes in `scope`).
-    func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant, directory: Directory, context: RequestScope,
-                           version: ProtocolVersion) throws(OAuthError) -> TokenResponse {
+    func userTokenResponse(_ grant: Grant, user: User, tenant: Tenant) throws(OAuthError) -> TokenResponse {
         guard let scopes = grant.scopes else { preconditionFailure("user grants carry scopes") }
-        if let refusal = checkHost(serves: tenant, context: context) { throw refusal }
-        let factory = tokenFactory(directory, context, tenant: tenant, clientID: grant.client.clientID, username: user.username)
+        if let refusal = scope.refusal(serving: tenant) { throw refusal }
+        let version = request.version
+        let factory = provider.tokenFactory(directory, scope, tenant: tenant, clientID: grant.client.clientID, username: user.username)
         let lifetime = factory.lifetime
         var body = JSONObject()
         body["token_type"] = "Bearer"
         if version == .v1 {
             body["scope"] = .string(factory.delegatedScopes(grant).joined(separator: " "))
-            body.merge(v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
+            body.merge(TokenResponse.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
             body["resource"] = .string(scopes.resourceIdentifier ?? factory.cloud.graphResource)
         } else {
             body["scope"] = .string(scopes.requested.joined(separator: " "))
@@ -126,7 +113,7 @@ extension IdentityProvider {
         }
         body["access_token"] = .string(try factory.userAccessToken(grant, user: user, tenant: tenant))
         if scopes.wantsRefreshToken {
-            body["refresh_token"] = .string(refreshTokens.issue(for: grant, user: user, tenant: tenant, lifetime: directory.configuration.tokens.refreshLifetime))
+            body["refresh_token"] = .string(provider.refreshTokens.issue(for: grant, user: user, tenant: tenant, lifetime: directory.configuration.tokens.refreshLifetime))
         }
         if scopes.wantsIDToken {
             body["id_token"] = .string(try factory.idToken(grant, user: user, tenant: tenant, version: TokenVersion(version)))
@@ -139,8 +126,11 @@ extension IdentityProvider {
         return TokenResponse(body: .object(body))
     }
 
+}
+
+extension TokenResponse {
     /// Entra (v1): `expires_in`, `ext_expires_in`, `expires_on` and `not_before`, each a number in a string.
-    func v1Lifetimes(issuedAt: Int, lifetime: Int) -> JSONObject {
+    static func v1Lifetimes(issuedAt: Int, lifetime: Int) -> JSONObject {
         var lifetimes = JSONObject()
         lifetimes["expires_in"] = .string(String(lifetime))
         lifetimes["ext_expires_in"] = .string(String(lifetime))

@@ -1,7 +1,9 @@
 import MockIDPJOSE
 import MockIDPText
 
-extension IdentityProvider {
+/// What the discovery endpoints answer: OpenID configurations, key sets, instance discovery and user realm, each read
+/// from the request's scope alone. B2C's documents are in `B2C/B2CDiscoveryDocuments.swift`.
+package struct DiscoveryDocuments {
     /// The OpenID configuration of a tenant, shaped and ordered as Entra's
     /// (docs/entra-behaviour.md, "Discovery documents").
     /// `appID` (`?appid=` on the discovery URL) is kept in `jwks_uri`, as Entra does so that an app with its own
@@ -13,70 +15,40 @@ extension IdentityProvider {
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
-        let cloud = self.cloud(for: context, tenant: authority.specificTenant)
+        let cloud = context.cloud(for: authority.specificTenant)
         let base = context.baseURL
         let t = authority.pathSegment
-        func url(_ e: Endpoint) -> JSONValue { .string(EndpointTable.url(e, baseURL: base, tenant: t)) }
-        let region: JSONValue = authority.specificTenant.map { .string($0.regionScope(in: cloud)) } ?? .null
-        var d = JSONObject()
-        switch version {
-        case .v2:
-            d["token_endpoint"] = url(.v2Token)
-            d["token_endpoint_auth_methods_supported"] = ["client_secret_post", "private_key_jwt", "client_secret_basic"]
-            d["jwks_uri"] = url(.v2Keys)
-            d["response_modes_supported"] = ["query", "fragment", "form_post"]
-            d["subject_types_supported"] = ["pairwise"]
-            d["id_token_signing_alg_values_supported"] = ["RS256"]
-            d["response_types_supported"] = ["code", "id_token", "code id_token", "id_token token"]
-            d["scopes_supported"] = ["openid", "profile", "email", "offline_access"]
-            d["issuer"] = .string("\(context.issuerBaseURL)/\(authority.issuerTenant)/v2.0")
-            d["request_uri_parameter_supported"] = false
-            // Entra points at Graph's userinfo; this server answers it itself so clients can call it.
-            d["userinfo_endpoint"] = .string(EndpointTable.url(.userInfo, baseURL: base))
-            d["authorization_endpoint"] = url(.v2Authorize)
-            d["device_authorization_endpoint"] = url(.v2DeviceCode)
-            d["http_logout_supported"] = true
-            d["frontchannel_logout_supported"] = true
-            d["end_session_endpoint"] = url(.v2Logout)
-            d["claims_supported"] = ["sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name",
-                                     "msgraph_host", "aud", "exp", "iat", "auth_time", "acr", "nonce", "preferred_username",
-                                     "name", "tid", "ver", "at_hash", "c_hash", "email"]
-        case .v1:
-            d["token_endpoint"] = url(.v1Token)
-            d["token_endpoint_auth_methods_supported"] = ["client_secret_post", "private_key_jwt", "client_secret_basic"]
-            d["jwks_uri"] = .string(EndpointTable.url(.v1Keys, baseURL: base, tenant: "common"))
-            d["response_modes_supported"] = ["query", "fragment", "form_post"]
-            d["subject_types_supported"] = ["pairwise"]
-            d["id_token_signing_alg_values_supported"] = ["RS256"]
-            d["response_types_supported"] = ["code", "id_token", "code id_token", "token id_token", "token"]
-            d["scopes_supported"] = ["openid"]
-            d["issuer"] = .string("https://\(cloud.v1IssuerHost)/\(authority.issuerTenant)/")
-            d["microsoft_multi_refresh_token"] = true
-            d["authorization_endpoint"] = url(.v1Authorize)
-            d["device_authorization_endpoint"] = url(.v1DeviceCode)
-            d["http_logout_supported"] = true
-            d["frontchannel_logout_supported"] = true
-            d["end_session_endpoint"] = url(.v1Logout)
-            d["claims_supported"] = ["sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name",
-                                     "msgraph_host", "aud", "exp", "iat", "auth_time", "acr", "amr", "nonce", "email",
-                                     "given_name", "family_name", "nickname"]
-            d["check_session_iframe"] = url(.v1CheckSession)
-            d["userinfo_endpoint"] = url(.v1UserInfo)
-        }
-        // Both versions end alike.
-        d["kerberos_endpoint"] = url(.kerberos)
-        d["tenant_region_scope"] = region
-        if let subScope = authority.specificTenant?.effectiveRegionSubScope { d["tenant_region_sub_scope"] = .string(subScope.rawValue) }
-        d["cloud_instance_name"] = .string(cloud.cloudInstanceName)
-        d["cloud_graph_host_name"] = .string(cloud.cloudGraphHostName)
+        func url(_ e: Endpoint) -> String { EndpointTable.url(e, baseURL: base, tenant: t) }
+        let v2 = version == .v2
+        let shared = ["sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name", "msgraph_host",
+                      "aud", "exp", "iat", "auth_time", "acr"]
         // Graph's paths answer on every host of this server: a cloud's login host names that cloud's Graph host (which
         // reaches this server where the login host does), any other host names itself, `host[:port]` without a
         // scheme as Entra writes `msgraph_host`.
         let ownHost = context.baseURL.split(separator: "://", maxSplits: 1).last.map(String.init) ?? context.host
-        d["msgraph_host"] = .string(context.hostScope == .neutral ? ownHost : cloud.msgraphHost)
-        d["rbac_url"] = .string(cloud.rbacURL)
-        if let appID, case .string(let keys) = d["jwks_uri"] { d["jwks_uri"] = .string(keys + "?appid=" + PercentEncoding.encode(appID)) }
-        return .success(.object(d))
+        var document = OpenIDConfiguration(
+            version: version,
+            tokenEndpoint: url(v2 ? .v2Token : .v1Token),
+            jwksURI: v2 ? url(.v2Keys) : EndpointTable.url(.v1Keys, baseURL: base, tenant: "common"),
+            responseTypes: v2 ? ["code", "id_token", "code id_token", "id_token token"]
+                : ["code", "id_token", "code id_token", "token id_token", "token"],
+            scopes: v2 ? ["openid", "profile", "email", "offline_access"] : ["openid"],
+            issuer: v2 ? "\(context.issuerBaseURL)/\(authority.issuerTenant)/v2.0" : "https://\(cloud.v1IssuerHost)/\(authority.issuerTenant)/",
+            authorizationEndpoint: url(v2 ? .v2Authorize : .v1Authorize),
+            deviceAuthorizationEndpoint: url(v2 ? .v2DeviceCode : .v1DeviceCode),
+            endSessionEndpoint: url(v2 ? .v2Logout : .v1Logout),
+            claims: v2 ? shared + ["nonce", "preferred_username", "name", "tid", "ver", "at_hash", "c_hash", "email"]
+                : shared + ["amr", "nonce", "email", "given_name", "family_name", "nickname"],
+            // Entra's v2 document points at Graph's userinfo; this server answers it itself so clients can call it.
+            userInfoEndpoint: v2 ? EndpointTable.url(.userInfo, baseURL: base) : url(.v1UserInfo),
+            checkSessionIFrame: v2 ? nil : url(.v1CheckSession),
+            kerberosEndpoint: url(.kerberos),
+            tenantRegionScope: authority.specificTenant.map { $0.regionScope(in: cloud) },
+            tenantRegionSubScope: authority.specificTenant?.effectiveRegionSubScope?.rawValue,
+            cloudInstanceName: cloud.cloudInstanceName, cloudGraphHostName: cloud.cloudGraphHostName,
+            msgraphHost: context.hostScope == .neutral ? ownHost : cloud.msgraphHost, rbacURL: cloud.rbacURL)
+        if let appID { document.jwksURI += "?appid=" + PercentEncoding.encode(appID) }
+        return .success(document.json)
     }
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not
@@ -139,11 +111,11 @@ extension IdentityProvider {
     package func userRealm(username: String, context: RequestScope) -> JSONValue {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
         guard let tenant = context.directory.tenant(domain), context.hostScope.serves(tenant) else {
-            return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(cloud(for: context, tenant: nil).cloudInstanceName)]
+            return ["ver": "1.0", "account_type": "Unknown", "cloud_instance_name": .string(context.cloud(for: nil).cloudInstanceName)]
         }
         return [
             "ver": "1.0", "account_type": "Managed", "domain_name": .string(domain.lowercased()),
-            "cloud_instance_name": .string(cloud(for: context, tenant: tenant).cloudInstanceName),
+            "cloud_instance_name": .string(context.cloud(for: tenant).cloudInstanceName),
             "cloud_audience_urn": "urn:federation:MicrosoftOnline",
         ]
     }

@@ -2,10 +2,12 @@ import MockIDPJOSE
 
 /// What the inspector page (`GET /_mockidp/`) shows that only Core knows: live browser sessions and tokens read
 /// back with their signatures checked against this provider's keys.
-extension IdentityProvider {
+package struct TokenInspector {
+    let provider: IdentityProvider
+
     /// A token taken apart for people: its header and claims, and whether one of this provider's keys (the signing
     /// key, or one rotated out but still published) made its signature. Never throws: what cannot be read says why.
-    package func inspectToken(_ token: String) -> JSONValue {
+    package func inspect(_ token: String) -> JSONValue {
         let text = String(token.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         let jws: CompactJWS
         do {
@@ -17,7 +19,7 @@ extension IdentityProvider {
         var signature: JSONObject = ["verified": false]
         if jws.algorithm != .rs256 {
             signature["reason"] = .string("the header's alg is \(jws.header["alg"]?.stringValue ?? "missing"); this server signs with RS256")
-        } else if let key = snapshot().signingKeys.first(where: { $0.keyID == kid }) {
+        } else if let key = provider.snapshot().signingKeys.first(where: { $0.keyID == kid }) {
             let verified = jws.verify(with: key.certificate.publicKey)
             signature["verified"] = .bool(verified)
             signature["kid"] = .string(key.keyID)

@@ -1,11 +1,15 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
+/// The authorize endpoint's logic: the request's checks, and what it answers once a user signed in (by the page or
+/// the browser session). `MockIDP` turns the decisions into pages and redirects.
+package struct AuthorizeEndpoint {
+    let provider: IdentityProvider
+
     /// Checks an authorize request in Entra's order (docs/entra-behaviour.md, "Authorize requests"): until the client
     /// and its redirect URI are verified every error is an error page; after that errors go back to the redirect URI.
     package func checkAuthorization(_ request: AuthorizationRequest, scope: RequestScope) -> AuthorizationDecision {
         let b2c = scope.b2c
-        let decision = AuthorizationChecks(provider: self, request: request, b2c: b2c, directory: scope.directory).decision()
+        let decision = AuthorizationChecks(request: request, b2c: b2c, directory: scope.directory).decision()
         // B2C: the same checks; their errors carry B2C's words, which the renderer picks at a B2C policy.
         guard let b2c, case .signIn(var validated) = decision else { return decision }
         // A ROPC policy has no pages: once client and redirect URI check out, its error goes to the app.
@@ -22,43 +26,43 @@ extension IdentityProvider {
     /// `session_state`). Hybrid ID tokens carry `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
     package func authorize(_ request: ValidatedAuthorization, user: User, tenant: Tenant, authTime: Int, sessionID: String,
                           newUser: Bool = false, context: RequestScope) -> Result<[(name: String, value: String)], OAuthError> {
-        if let refusal = checkHost(serves: tenant, context: context) { return .failure(refusal) }
+        if let refusal = context.refusal(serving: tenant) { return .failure(refusal) }
         let directory = context.directory
         var response: [(name: String, value: String)] = []
         var code: String?
         if request.responseTypes.contains(.code) {
-            let issued = "1.A" + Base64URL.encode(random.bytes(48))
+            let issued = "1.A" + Base64URL.encode(provider.random.bytes(48))
             let record = AuthorizationCode(
                 clientID: request.client.clientID, redirectURI: request.redirectURI, tenantID: tenant.id,
                 userObjectID: user.objectID, username: user.username, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, codeChallengeMethod: request.codeChallengeMethod,
                 authTime: authTime, maxAgeRequested: request.maxAge != nil,
-                expiresAt: clock.now() + directory.configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser,
+                expiresAt: provider.clock.now() + directory.configuration.tokens.codeLifetime, policy: request.b2c?.policy.name, newUser: newUser,
                 resource: request.resource)
-            let now = clock.now()
-            authorizationCodes.issue(issued, record, now: now)
+            let now = provider.clock.now()
+            provider.authorizationCodes.issue(issued, record, now: now)
             response.append(("code", issued))
             code = issued
         }
         if let b2c = request.b2c, request.responseTypes.contains(.token) || request.responseTypes.contains(.idToken) {
             do throws(OAuthError) {
                 response += try b2cImplicitTokens(request, b2c: b2c, user: user, authTime: authTime, code: code,
-                                                  newUser: newUser, directory: directory, context: context)
+                                                  newUser: newUser, context: context)
             } catch {
                 return .failure(error)
             }
         } else if request.responseTypes.contains(.token) || request.responseTypes.contains(.idToken) {
             do throws(OAuthError) {
                 let scopes = try ScopeRequest(request.scope, tenant: tenant, directory: directory,
-                                              graphResource: cloud(for: context, tenant: tenant).graphResource)
+                                              graphResource: context.cloud(for: tenant).graphResource)
                 var grant = Grant(client: request.client, clientAuthentication: .none, scopes: scopes, applicationResource: nil,
-                                  applicationResourceIdentifier: nil, issuedAt: clock.now(), authenticationMethods: ["pwd"],
+                                  applicationResourceIdentifier: nil, issuedAt: provider.clock.now(), authenticationMethods: ["pwd"],
                                   nonce: request.nonce, includeClientInfo: false)
                 if request.maxAge != nil { grant.authTime = authTime }
                 grant.signInTime = authTime
-                let factory = frontChannelTokenFactory(directory, context, tenant: tenant, clientID: request.client.clientID)
+                let factory = provider.frontChannelTokenFactory(directory, context, tenant: tenant, clientID: request.client.clientID)
                 let version = TokenVersion(request.version)
-                response += try frontChannelTokens(
+                response += try Self.frontChannelTokens(
                     request, code: code, lifetime: factory.lifetime,
                     accessToken: { () throws(OAuthError) in try factory.userAccessToken(grant, user: user, tenant: tenant) },
                     idToken: { hashes throws(OAuthError) in
@@ -69,7 +73,7 @@ extension IdentityProvider {
             }
         }
         if request.includeClientInfo {
-            let info = request.b2c.map { TokenFactory.b2cClientInfo(user: user, authority: $0) } ?? tokenFactory(directory, context, tenant: tenant).clientInfo(user: user, tenant: tenant)
+            let info = request.b2c.map { TokenFactory.b2cClientInfo(user: user, authority: $0) } ?? provider.tokenFactory(directory, context, tenant: tenant).clientInfo(user: user, tenant: tenant)
             response.append(("client_info", info))
         }
         if let state = request.state { response.append(("state", state)) }
@@ -82,27 +86,12 @@ extension IdentityProvider {
         Base64URL.encode(Digest.sha256(Array(value.utf8)).prefix(16))
     }
 
-    /// The app an authorize request names: registered in the path's tenant (or multi-tenant elsewhere); for
-    /// common/organizations/consumers, registered anywhere.
-    func authorizationClient(_ clientID: String, authority: Authority, directory: Directory) -> Application? {
-        if let tenant = authority.specificTenant { return directory.app(clientID, in: tenant) }
-        for tenant in directory.configuration.tenants {
-            if let app = tenant.apps.first(where: { $0.clientID == clientID.lowercased() }) { return app }
-        }
-        return nil
-    }
-
-    func homeTenant(of client: Application, directory: Directory) -> Tenant? {
-        directory.configuration.tenants.first { $0.apps.contains { $0.clientID == client.clientID } }
-    }
-}
-
-extension IdentityProvider {
     /// The tokens of an implicit or hybrid response, Entra's or B2C's: `access_token` when asked for (and
     /// `accessToken` makes one), then `id_token` with `c_hash` and `at_hash` (OpenID Connect Core §3.3.2.11).
-    func frontChannelTokens(_ request: ValidatedAuthorization, code: String?, lifetime: Int,
-                            accessToken: () throws(OAuthError) -> String?,
-                            idToken: (TokenFactory.TokenHashes) throws(OAuthError) -> String) throws(OAuthError) -> [(name: String, value: String)] {
+    static func frontChannelTokens(_ request: ValidatedAuthorization, code: String?, lifetime: Int,
+                                   accessToken: () throws(OAuthError) -> String?,
+                                   idToken: (TokenFactory.TokenHashes) throws(OAuthError) -> String)
+        throws(OAuthError) -> [(name: String, value: String)] {
         var response: [(name: String, value: String)] = []
         var issuedAccessToken: String?
         if request.responseTypes.contains(.token), let token = try accessToken() {

@@ -8,7 +8,11 @@ package struct DeviceLoginRequest: Sendable {
     package var scope: String
 }
 
-extension IdentityProvider {
+/// The device code flow (RFC 8628) before its token step (`DeviceCodeGrant`): the device authorization endpoint,
+/// and what the `/devicelogin` page reads and decides.
+package struct DeviceFlow {
+    let provider: IdentityProvider
+
     /// Entra's device code lifetime and polling interval (docs/entra-behaviour.md, "Token responses").
     static let deviceCodeLifetime = 900
     static let deviceCodeInterval = 5
@@ -26,7 +30,7 @@ extension IdentityProvider {
                 throw .tenantNotFound(segment, forDiscovery: false)
             }
             let clientID = try p.required("client_id")
-            guard let client = authorizationClient(clientID, authority: authority, directory: directory) else {
+            guard let client = directory.authorizationClient(clientID, authority: authority) else {
                 throw .unknownClient(clientID, tenant: segment)
             }
             let scope: String
@@ -37,16 +41,16 @@ extension IdentityProvider {
             }
             // Kept until the code expires, so refused before anything is stored when longer than a code keeps.
             guard scope.utf8.count <= ScopeRequest.maximumLength else { throw .scopeTooLong(scope, limit: ScopeRequest.maximumLength) }
-            if let tenant = authority.specificTenant ?? homeTenant(of: client, directory: directory) {
+            if let tenant = authority.specificTenant ?? directory.homeTenant(of: client) {
                 _ = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: Cloud.named(tenant.cloud).graphResource)
             }
-            let deviceCode = "DAQABAAEAAAD" + Base64URL.encode(random.bytes(48))
-            let userCode = String(random.bytes(9).map { Self.userCodeAlphabet[Int($0) % Self.userCodeAlphabet.count] })
-            let now = clock.now()
+            let deviceCode = "DAQABAAEAAAD" + Base64URL.encode(provider.random.bytes(48))
+            let userCode = String(provider.random.bytes(9).map { Self.userCodeAlphabet[Int($0) % Self.userCodeAlphabet.count] })
+            let now = provider.clock.now()
             let record = DeviceAuthorization(userCode: userCode, clientID: client.clientID, tenantSegment: segment, scope: scope,
                                              expiresAt: now + Self.deviceCodeLifetime, interval: Self.deviceCodeInterval,
                                              lastPoll: nil, status: .pending, resource: version == .v1 ? p["resource"] : nil)
-            deviceCodes.insert(deviceCode: deviceCode, record, now: now)
+            provider.deviceCodes.insert(deviceCode: deviceCode, record, now: now)
             let verification = EndpointTable.url(.deviceLogin, baseURL: context.baseURL)
             // Entra (v1): ADAL reads `verification_url` (docs/entra-behaviour.md, "Token responses").
             return .success([
@@ -63,16 +67,15 @@ extension IdentityProvider {
     /// The pending request for a user code typed at `/devicelogin`, or nil when it is unknown, used or expired.
     package func deviceLogin(userCode: String, directory: Directory) -> DeviceLoginRequest? {
         let code = userCode.uppercased().filter { !$0.isWhitespace && $0 != "-" }
-        guard let record = deviceCodes.pending(userCode: code, now: clock.now()) else { return nil }
+        guard let record = provider.deviceCodes.pending(userCode: code, now: provider.clock.now()) else { return nil }
         guard let authority = Authority(segment: record.tenantSegment, directory: directory),
-              let client = authorizationClient(record.clientID, authority: authority, directory: directory) else { return nil }
+              let client = directory.authorizationClient(record.clientID, authority: authority) else { return nil }
         return DeviceLoginRequest(userCode: code, client: client, tenantSegment: record.tenantSegment, scope: record.scope)
     }
 
     /// The user at `/devicelogin` signed in (`user` set) or declined (`user` nil).
     package func completeDeviceLogin(userCode: String, user: User?, tenant: Tenant?) {
         let approval = user.flatMap { user in tenant.map { (userObjectID: user.objectID, username: user.username, tenantID: $0.id) } }
-        deviceCodes.decide(userCode: userCode, approval: approval)
+        provider.deviceCodes.decide(userCode: userCode, approval: approval)
     }
-
 }

@@ -11,7 +11,7 @@ extension EndpointHandlers {
         guard let authority = context.b2c else { return nil }
         let key = "b2c \(endpoint.rawValue) \(form) \(context.baseURL) \(tenant) \(authority.policy.pathName)"
         return try cachedDocument(key, context: context) {
-            endpoint == .keys ? provider.b2cKeySet(authority, directory: context.directory) : .success(provider.b2cOpenIDConfiguration(authority, context: context))
+            endpoint == .keys ? provider.discovery.b2cKeySet(authority, directory: context.directory) : .success(provider.discovery.b2cOpenIDConfiguration(authority, context: context))
         }
     }
 }

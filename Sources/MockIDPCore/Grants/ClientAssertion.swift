@@ -1,12 +1,34 @@
 import MockIDPJOSE
 
-extension IdentityProvider {
+/// Client assertions (`private_key_jwt`, RFC 7523): the constants and readings the checks below and the
+/// on-behalf-of grant share.
+enum ClientAssertion {
     /// RFC 7523 §2.2: the only `client_assertion_type` Entra takes.
     static let jwtBearerAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     /// Clock skew allowed on a client assertion's `exp` and `nbf` ([INF]: Entra's exact allowance is undocumented;
     /// five minutes is the usual default of Microsoft's token validation).
-    static let assertionClockSkew = 300
+    static let clockSkew = 300
 
+    /// A JWT NumericDate in whole seconds. MSAL writes `exp` and `iat` as floats; values no clock reaches
+    /// (beyond ±285 million years) are refused rather than trapping on conversion.
+    static func numericDate(_ value: JSONValue?) -> Int? {
+        guard let seconds = value?.doubleValue, seconds.isFinite, abs(seconds) < 9.0e15 else { return nil }
+        return Int(seconds)
+    }
+
+    fileprivate static func thumbprint(_ value: JSONValue?, length: Int) -> [UInt8]? {
+        guard let text = value?.stringValue, let bytes = Base64URL.decode(text), bytes.count == length else { return nil }
+        return bytes
+    }
+
+    /// Upper-case hex, as Entra prints thumbprints.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+    }
+}
+
+extension TokenCall {
     /// Checks a client assertion: a federated token (`checkFederatedAssertion`), or a certificate credential
     /// (docs/entra-behaviour.md, "Grants"; Entra's certificate-credentials page):
     /// RS256 with `x5t` (SHA-1) or PS256 with `x5t#S256` naming a certificate registered on the app and valid by
@@ -15,10 +37,9 @@ extension IdentityProvider {
     ///
     /// Entra: a `jti` seen before is accepted. MSAL reuses one assertion for up to 540 seconds
     /// (`oauth2cli/assertion.py`), so refusing a replay would break every MSAL client.
-    func checkClientAssertion(_ assertion: String, type: String?, client: Application, request: TokenRequest,
-                              tenant: Tenant, directory: Directory, context: RequestScope) throws(OAuthError) {
+    func checkClientAssertion(_ assertion: String, type: String?, client: Application, tenant: Tenant) throws(OAuthError) {
         guard let type else { throw .missingParameter("client_assertion_type") }
-        guard type == Self.jwtBearerAssertionType else { throw .unsupportedClientAssertionType(type) }
+        guard type == ClientAssertion.jwtBearerAssertionType else { throw .unsupportedClientAssertionType(type) }
         let jws: CompactJWS
         do {
             jws = try CompactJWS(assertion)
@@ -26,8 +47,8 @@ extension IdentityProvider {
             throw .malformedClientAssertion(error.reason)
         }
         // Workload identity federation: a token from another issuer (docs/azure-sdks.md).
-        if let issuer = jws.payload["iss"]?.stringValue, Self.isFederatedIssuer(issuer, client: client) {
-            try checkFederatedAssertion(jws, client: client, directory: directory)
+        if let issuer = jws.payload["iss"]?.stringValue, FederatedAssertion.isFederatedIssuer(issuer, client: client) {
+            try checkFederatedAssertion(jws, client: client)
             return
         }
         let alg = jws.header["alg"]?.stringValue ?? "none"
@@ -35,10 +56,10 @@ extension IdentityProvider {
             throw .unsupportedAssertionAlgorithm(alg)
         }
         // Entra: MSAL writes both thumbprints as *padded* base64url; the unpadded form is accepted too.
-        let sha256 = Self.thumbprint(jws.header["x5t#S256"], length: 32)
-        let sha1 = Self.thumbprint(jws.header["x5t"], length: 20)
+        let sha256 = ClientAssertion.thumbprint(jws.header["x5t#S256"], length: 32)
+        let sha1 = ClientAssertion.thumbprint(jws.header["x5t"], length: 20)
         guard let thumbprint = sha256 ?? sha1 else { throw .assertionCertificateNotIdentified(clientID: client.clientID) }
-        let hex = Self.hex(thumbprint)
+        let hex = ClientAssertion.hex(thumbprint)
         let registered = client.certificates.compactMap(\.certificate).first { certificate in
             sha256 != nil ? certificate.sha256Thumbprint == thumbprint : certificate.sha1Thumbprint == thumbprint
         }
@@ -48,7 +69,7 @@ extension IdentityProvider {
         guard jws.verify(with: certificate.publicKey) else {
             throw .assertionSignatureInvalid(thumbprint: hex, notBefore: certificate.notBefore, notAfter: certificate.notAfter)
         }
-        let now = clock.now()
+        let now = provider.clock.now()
         guard (certificate.notBefore...certificate.notAfter).contains(now) else {
             throw .assertionCertificateOutsideValidity(thumbprint: hex, notBefore: certificate.notBefore, notAfter: certificate.notAfter)
         }
@@ -62,7 +83,7 @@ extension IdentityProvider {
         guard let audience = claims["aud"]?.stringValue else {
             throw .malformedClientAssertion("its aud claim is missing or not a single string")
         }
-        let accepted = acceptedAssertionAudiences(request: request, tenant: tenant, context: context)
+        let accepted = acceptedAssertionAudiences(tenant: tenant)
         guard accepted.contains(audience.lowercased()) else {
             throw .assertionAudienceMismatch(audience, expected: accepted.first ?? "")
         }
@@ -72,12 +93,12 @@ extension IdentityProvider {
     /// The token endpoint URLs (v2 and v1) a client may name in `aud`, lower-case: on the host the client used and on
     /// the cloud's own login host, for the tenant as the request named it, by GUID and by each domain. The first is
     /// the v2 endpoint the request used, for messages.
-    func acceptedAssertionAudiences(request: TokenRequest, tenant: Tenant, context: RequestScope) -> [String] {
-        let cloud = self.cloud(for: context, tenant: tenant)
+    func acceptedAssertionAudiences(tenant: Tenant) -> [String] {
+        let cloud = scope.cloud(for: tenant)
         var segments = [request.tenant, tenant.id] + tenant.domains
         segments = segments.map { $0.lowercased() }
         var urls: [String] = []
-        for base in [context.baseURL, "https://\(cloud.preferredNetworkHost)"] {
+        for base in [scope.baseURL, "https://\(cloud.preferredNetworkHost)"] {
             for segment in segments {
                 for endpoint in [Endpoint.v2Token, .v1Token] {
                     urls.append(EndpointTable.url(endpoint, baseURL: base, tenant: segment).lowercased())
@@ -85,23 +106,5 @@ extension IdentityProvider {
             }
         }
         return urls
-    }
-
-    /// A JWT NumericDate in whole seconds. MSAL writes `exp` and `iat` as floats; values no clock reaches
-    /// (beyond ±285 million years) are refused rather than trapping on conversion.
-    static func numericDate(_ value: JSONValue?) -> Int? {
-        guard let seconds = value?.doubleValue, seconds.isFinite, abs(seconds) < 9.0e15 else { return nil }
-        return Int(seconds)
-    }
-
-    private static func thumbprint(_ value: JSONValue?, length: Int) -> [UInt8]? {
-        guard let text = value?.stringValue, let bytes = Base64URL.decode(text), bytes.count == length else { return nil }
-        return bytes
-    }
-
-    /// Upper-case hex, as Entra prints thumbprints.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }
 }

@@ -15,47 +15,36 @@ struct B2CSignInFlow {
     }
     private var kind: PolicyKind { authority.policy.kind }
 
-    /// A request arriving from the client.
+    /// A request arriving from the client: Core's B2C interaction decision, as a page or a response.
     func start() -> HTTPResponse {
-        let accounts = base.usableAccounts
-        switch kind {
-        case .ropc:
-            return sendError(.ropcPolicyHasNoAuthorize(authority.policy.name))   // checkAuthorization stops these first
-        case .passwordReset:
-            return resetPage(email: validated.loginHint, error: nil)
-        case .signUp:
-            return signUpPage(email: validated.loginHint, error: nil)
-        case .profileEdit:
-            if validated.prompt != .login, accounts.count == 1, let only = accounts.first { return profilePage(for: only.user, error: nil) }
-            return signInPage(username: validated.loginHint, error: nil)
-        case .signUpOrSignIn, .signIn:
-            switch validated.prompt {
-            case .none?:
-                guard accounts.count == 1, let only = accounts.first else { return sendError(.loginRequired()) }
-                return base.complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: base.sessionID)
-            case .login?:
-                return signInPage(username: validated.loginHint, error: nil)
-            default:
-                if validated.client.headlessSignIn, let hint = validated.loginHint,
-                   let user = authority.tenant.users.first(where: { $0.username.lowercased() == hint.lowercased() }) {
-                    // The app's headlessSignIn setting: login_hint names the user, no page is shown (for CI).
-                    return signInAndComplete(user, newUser: false)
-                }
-                if accounts.count == 1, let only = accounts.first {
-                    return base.complete(user: only.user, tenant: only.tenant, authTime: only.account.authTime, sessionID: base.sessionID)
-                }
-                return signInPage(username: validated.loginHint, error: nil)
-            }
+        switch provider.signIn.b2cInteraction(for: validated, sessionID: base.sessionID, directory: base.context.directory) {
+        case .answer(let entry):
+            return base.complete(user: entry.user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: base.sessionID)
+        case .headlessSignIn(let user):
+            return signInAndComplete(user, newUser: false)
+        case .signInPage(let username):
+            return signInPage(username: username, error: nil)
+        case .signUpPage(let email):
+            return signUpPage(email: email, error: nil)
+        case .resetPage(let email):
+            return resetPage(email: email, error: nil)
+        case .profilePage(let entry):
+            return profilePage(for: entry.user, error: nil)
+        case .sendError(let error):
+            return sendError(error)
         }
     }
 
     /// A post from one of the B2C pages (its form token already checked).
     func submit(action: String, fields: [String: String]) -> HTTPResponse {
         func field(_ name: String) -> String { fields[name] ?? "" }
+        guard let action = B2CPageAction(action, policy: kind) else {
+            return base.handlers.errorPage(.invalidParameter("mockidp_action", "is not one this policy's pages send"), context: base.context)
+        }
         switch action {
-        case "signin" where kind.offersSignIn:
+        case .signIn:
             let username = field("username")
-            switch provider.verifyPassword(username: username, password: field("password"), tenantSegment: validated.tenantSegment, directory: base.context.directory) {
+            switch provider.signIn.verifyPassword(username: username, password: field("password"), tenantSegment: validated.tenantSegment, directory: base.context.directory) {
             case .failure(let error):
                 base.handlers.logger.debug("B2C sign-in page: \(error.reason)")
                 // B2C's texts for a wrong password and an unknown account.
@@ -66,40 +55,38 @@ struct B2CSignInFlow {
                 if kind == .profileEdit { return profilePage(for: user, error: nil, newSession: session) }
                 return base.complete(user: user, tenant: tenant, authTime: now, sessionID: session, setSession: true)
             }
-        case "forgot" where kind.offersSignIn:
+        case .forgotPassword:
             // B2C user flows without embedded reset send the app AADB2C90118; the app then starts its reset policy.
             return sendError(.forgotPassword())
-        case "signup_page" where kind.offersSignUp:
+        case .signUpPage:
             return signUpPage(email: nil, error: nil)
-        case "signup" where kind.offersSignUp:
-            switch provider.b2cSignUp(email: field("email"), password: field("newPassword"), reenteredPassword: field("reenterPassword"),
+        case .signUp:
+            switch provider.b2cUserFlows.signUp(email: field("email"), password: field("newPassword"), reenteredPassword: field("reenterPassword"),
                                       displayName: field("displayName"), givenName: field("givenName"), surname: field("surname"),
                                       authority: authority, directory: base.context.directory) {
             case .failure(let problem): return signUpPage(email: fields["email"], error: problem.message, values: fields)
             case .success(let user): return signInAndComplete(user, newUser: true)
             }
-        case "reset" where kind == .passwordReset:
-            switch provider.b2cResetPassword(email: field("email"), newPassword: field("newPassword"),
+        case .reset:
+            switch provider.b2cUserFlows.resetPassword(email: field("email"), newPassword: field("newPassword"),
                                              reenteredPassword: field("reenterPassword"), authority: authority, directory: base.context.directory) {
             case .failure(let problem): return resetPage(email: fields["email"], error: problem.message)
             case .success(let user): return signInAndComplete(user, newUser: false)
             }
-        case "profile" where kind == .profileEdit:
+        case .profile:
             let username = field("mockidp_account").lowercased()
-            guard let entry = provider.sessionAccounts(base.sessionID, tenantSegment: validated.tenantSegment, directory: base.context.directory)
+            guard let entry = provider.signIn.sessionAccounts(base.sessionID, tenantSegment: validated.tenantSegment, directory: base.context.directory)
                 .first(where: { $0.account.username.lowercased() == username }) else {
                 return signInPage(username: fields["mockidp_account"], error: nil)
             }
-            switch provider.b2cEditProfile(entry.user, displayName: field("displayName"), givenName: field("givenName"),
+            switch provider.b2cUserFlows.editProfile(entry.user, displayName: field("displayName"), givenName: field("givenName"),
                                            surname: field("surname"), authority: authority, directory: base.context.directory) {
             case .failure(let problem): return profilePage(for: entry.user, error: problem.message)
             case .success(let user):
                 return base.complete(user: user, tenant: entry.tenant, authTime: entry.account.authTime, sessionID: base.sessionID)
             }
-        case "cancel":
+        case .cancel:
             return sendError(.userCancelled())
-        default:
-            return base.handlers.errorPage(.invalidParameter("mockidp_action", "is not one this policy's pages send"), context: base.context)
         }
     }
 

@@ -5,7 +5,11 @@
 /// Microsoft Learn, "AADSTS65001" and "Microsoft identity platform and OAuth 2.0 On-Behalf-Of flow" (gaining
 /// consent for the middle-tier application): where no page can be shown the token endpoint answers
 /// `invalid_grant` with AADSTS65001 and `suberror: consent_required`, which MSAL treats as needing interaction.
-extension IdentityProvider {
+///
+/// The policy decides what to ask and what is missing; the consents given are kept in `Consents`.
+package struct ConsentPolicy {
+    let consents: Consents
+
     /// The delegated permissions `scopes` asks `client` for: the OpenID Connect scopes (Graph's), and the API's
     /// scopes, for `.default` the ones the app's `apiPermissions` register on that API (Entra: `.default` asks for
     /// the statically registered permissions).
@@ -31,9 +35,9 @@ extension IdentityProvider {
 
     /// A token grant with no page to ask on (password, refresh token, on-behalf-of): AADSTS65001 when the user has
     /// not consented to every permission `scopes` asks for.
-    func checkUserConsent(client: Application, user: User, tenant: Tenant, scopes: ScopeRequest, context: RequestScope) throws(OAuthError) {
+    func checkUserConsent(client: Application, user: User, tenant: Tenant, scopes: ScopeRequest, scope: RequestScope) throws(OAuthError) {
         guard client.consentRequired else { return }
-        let graph = cloud(for: context, tenant: tenant).graphResource
+        let graph = scope.cloud(for: tenant).graphResource
         let missing = consents.missing(permissions(client: client, scopes: scopes, graphResource: graph), client: client, user: user, tenant: tenant)
         guard missing.isEmpty else {
             throw .consentRequired(client: client, scopes: missing.map(\.scope),
@@ -66,9 +70,9 @@ extension IdentityProvider {
     /// Every permission `scope` (or a v1 `resource`) asks `client` for in `tenant`.
     package func askedPermissions(client: Application, scope: String, v1Resource: String? = nil, tenant: Tenant,
                                   context: RequestScope) -> [DelegatedPermission]? {
-        let graph = cloud(for: context, tenant: tenant).graphResource
+        let graph = context.cloud(for: tenant).graphResource
         let directory = context.directory
-        // v1: `scope` carries only its OpenID Connect meaning; the API is `resource` (IdentityProvider.userScopes).
+        // v1: `scope` carries only its OpenID Connect meaning; the API is `resource` (`TokenCall.userScopes`).
         let text = v1Resource.map { resource in
             (ScopeRequest.words(scope).filter(ScopeRequest.isOpenIDScope) + [ScopeRequest.v1DefaultScope(resource)]).joined(separator: " ")
         } ?? scope
@@ -118,14 +122,7 @@ extension IdentityProvider {
         "groupmember.read.all": "Read group memberships",
         "directory.read.all": "Read directory data",
     ]
-}
 
-/// Why the control API could not record a consent.
-package struct ConsentRefusal: Error, Sendable {
-    package var reason: String
-}
-
-extension IdentityProvider {
     /// The control API's consent (`POST /_mockidp/consents`): `username` consents to what `scope` asks `clientID` for,
     /// as accepting the consent page would. The tenant is `tenant` (an ID or domain) or the username's domain's.
     /// Returns the user's grants for the app afterwards.
@@ -142,7 +139,7 @@ extension IdentityProvider {
         guard let client = directory.app(clientID, in: tenant) else {
             return .failure(ConsentRefusal(reason: "tenant \(tenant.id) has no app '\(clientID)'"))
         }
-        let graph = cloud(for: context, tenant: tenant).graphResource
+        let graph = context.cloud(for: tenant).graphResource
         let scopes: ScopeRequest
         do throws(OAuthError) {
             scopes = try ScopeRequest(scope, tenant: tenant, directory: directory, graphResource: graph)
@@ -154,4 +151,9 @@ extension IdentityProvider {
         consents.grant(asked, client: client, user: user, tenant: tenant)
         return .success(consents.all.filter { $0.tenantID == tenant.id && $0.userObjectID == user.objectID && $0.clientID == client.clientID })
     }
+}
+
+/// Why the control API could not record a consent.
+package struct ConsentRefusal: Error, Sendable {
+    package var reason: String
 }
