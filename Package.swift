@@ -28,23 +28,29 @@ let package = Package(
         // Only libyaml's header: the code is the copy Yams builds (see Sources/CLibYAML/module.modulemap).
         .systemLibrary(name: "CLibYAML", providers: [.apt(["libyaml-dev"])]),
 
+        // The small text helpers every layer shares, written once: ASCII case folding and classes, IP-address text,
+        // percent-encoding.
+        .target(name: "MockIDPText"),
         .target(name: "MockIDPHTTP", dependencies: [
-            "CMicroHTTPD", "CTLS", "CTextCoding",
+            "CMicroHTTPD", "CTextCoding", "MockIDPText",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The outgoing HTTP client (HTTPS over libssl): `mockidp probe`, and the server's fetches of trusted issuers'
+        // key sets.
+        .target(name: "MockIDPHTTPClient", dependencies: ["CTLS"]),
         // The one C of our own: the byte work of JSON text, base64 and form text, sixteen bytes at a time.
         .target(name: "CTextCoding"),
-        .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding"]),
-        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE"]),
+        .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding", "MockIDPText"]),
+        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE", "MockIDPText"]),
         .target(
             name: "MockIDPConfiguration",
-            dependencies: ["MockIDPCore", "CLibYAML", .product(name: "Yams", package: "Yams")],
+            dependencies: ["MockIDPCore", "MockIDPText", "CLibYAML", .product(name: "Yams", package: "Yams")],
             resources: [.embedInCode("Resources/default.yaml")]
         ),
         .target(
             name: "MockIDP",
             dependencies: [
-                "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
+                "MockIDPHTTP", "MockIDPHTTPClient", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -61,19 +67,21 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "mockidp", dependencies: [
-            "MockIDP", "MockIDPConfiguration", "MockIDPCore", "MockIDPJOSE", "MockIDPHTTP",
+            "MockIDP", "MockIDPConfiguration", "MockIDPCore", "MockIDPJOSE", "MockIDPHTTP", "MockIDPHTTPClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // libFuzzer harnesses for every parser of outside input (scripts/fuzz); a normal build replays inputs.
         .executableTarget(name: "MockIDPFuzz", dependencies: [
-            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration",
+            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // CTLS: RawHTTPClient sends exact bytes over TLS too.
-        .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP", "CTLS"]),
+        .testTarget(name: "MockIDPTextTests", dependencies: ["MockIDPText"]),
+        // CTLS: RawHTTPClient sends exact bytes over TLS too; MockIDPHTTPClient: the outgoing client against the server.
+        .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP", "MockIDPHTTPClient", "CTLS"]),
+        .testTarget(name: "MockIDPHTTPClientTests", dependencies: ["MockIDPHTTPClient"]),
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
         .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
         .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),
@@ -82,7 +90,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
-        .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
+        .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration", "MockIDPText"]),
         // The command line parsed and validated without running it: `@testable import mockidp` (its commands are internal).
         .testTarget(name: "MockIDPCommandLineTests", dependencies: [
             "mockidp", "MockIDP", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,6 +1,6 @@
 #ifndef CTLS_SHIM_H
 #define CTLS_SHIM_H
-// OpenSSL's libssl, for MockIDPHTTP's HTTP client: `mockidp probe`'s requests to the API under test and the
+// OpenSSL's libssl, for MockIDPHTTPClient: `mockidp probe`'s requests to the API under test and the
 // server's fetches of trusted issuers' key sets (the server's own TLS is libmicrohttpd's). The static inline functions stand in for function-like macros, which Swift does not import.
 #include <openssl/ssl.h>
 #include <openssl/err.h>

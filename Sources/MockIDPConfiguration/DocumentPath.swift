@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// Paths as problems print them: `tenants[0].apps[1].clientId`, `apiPermissions["api://contoso-api"][0]`.
 enum DocumentPath {
     /// `base.key`, or `base["key"]` for a key that is not a plain name.

@@ -5,6 +5,7 @@ import MockIDPConfiguration
 import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
+import MockIDPText
 
 /// One fuzz harness: a parser that reads outside input, fed any bytes. A harness traps (and libFuzzer reports it)
 /// only when a property that must hold for every input is broken; refusing the input is the normal outcome.
@@ -67,7 +68,7 @@ struct Harness: Sendable {
         let fields = Array(bytes)
         let request = Array("POST /echo HTTP/1.1\r\nHost: localhost\r\n".utf8) + fields + Array("\r\n\r\n0\r\n\r\n".utf8)
         guard let answer = Listener.shared.send(request) else { return }
-        let lowered = String(decoding: fields.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let lowered = ASCII.lowercased(String(decoding: fields, as: UTF8.self))
         // A line feed followed by another line break (or by the end of the fields, where one follows) ends the head
         // early: what comes after is a body, or a next request, and may rightly be waited for.
         let mayWait = lowered.contains("content-length") || fields.indices.contains { i in

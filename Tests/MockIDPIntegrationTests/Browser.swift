@@ -1,5 +1,6 @@
 import Foundation
 import MockIDPTesting
+import MockIDPText
 
 /// A browser on the sign-in pages, over the provider's own client (`MockIDPClient`, in the provider's mode): it is
 /// not an HTTP client of its own, only the cookies and forms a browser adds. Redirects come back unfollowed, as the
@@ -64,9 +65,7 @@ func formEncoded(_ pairs: [(String, String)]) -> String {
 
 /// `s` percent-encoded but for RFC 3986's unreserved characters (a query value, a path segment).
 func percentEncoded(_ s: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    PercentEncoding.encode(s)
 }
 
 struct MockIDPTestError: Error, CustomStringConvertible {

@@ -1,11 +1,11 @@
 import Foundation
 import Logging
 import MockIDPCore
-import MockIDPHTTP
+import MockIDPHTTPClient
 import MockIDPJOSE
 import Synchronization
 
-/// The key sets trusted issuers publish at a URL (`trustedIssuers[].jwksUri`), fetched with MockIDPHTTP's client
+/// The key sets trusted issuers publish at a URL (`trustedIssuers[].jwksUri`), fetched with MockIDPHTTPClient's client
 /// at start and again when a token names a key the cached set lacks. Bounded so that a slow or hostile URL, or a
 /// flood of tokens with unknown `kid`s, can neither hang token requests nor make the server hammer the URL:
 ///

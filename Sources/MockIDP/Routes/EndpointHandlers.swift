@@ -2,6 +2,7 @@ import Logging
 import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
+import MockIDPText
 
 /// What each route does: the mapping between HTTP and the provider.
 struct EndpointHandlers: Sendable {

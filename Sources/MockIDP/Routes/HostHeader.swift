@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// Reading the `Host` header safely: only a host name or IP literal with an optional port is used in URLs,
 /// so a crafted header can never inject text into issuers or endpoint URLs.
 enum HostHeader {
@@ -7,7 +9,7 @@ enum HostHeader {
         // Read where the bytes lie (a copy into an array was an allocation a request).
         var text = value
         guard text.withUTF8({ isValid($0) }) else { return nil }
-        return value.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? value.lowercased() : value
+        return value.lowercasedIfNeeded()
     }
 
     /// Whether the header is `name[:port]` or `[v6][:port]`, at most 255 bytes.

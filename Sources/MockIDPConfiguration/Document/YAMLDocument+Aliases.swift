@@ -1,3 +1,4 @@
+import MockIDPText
 import Yams
 
 extension YAMLDocument {

@@ -1,4 +1,5 @@
 import MockIDPCore
+import MockIDPText
 import Yams
 
 /// A mapping's entries, after merge keys (`<<`) are applied and unknown keys reported: the value of each row of

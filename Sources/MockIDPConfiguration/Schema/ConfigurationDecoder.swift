@@ -1,4 +1,5 @@
 import MockIDPCore
+import MockIDPText
 
 /// Reads one document's node tree into a `ConfigurationOverlay`, reporting every value of the wrong
 /// shape (unknown keys, wrong types, malformed GUIDs and host names, unreadable certificates) with its

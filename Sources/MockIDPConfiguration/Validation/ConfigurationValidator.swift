@@ -1,4 +1,5 @@
 import MockIDPCore
+import MockIDPText
 
 /// The rules that relate values to each other, checked on the merged configuration: unique ids, names
 /// and URIs, credentials that fit the client type, redirect URIs as Entra accepts them, API permissions

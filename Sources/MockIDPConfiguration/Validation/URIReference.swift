@@ -1,4 +1,5 @@
 import MockIDPCore
+import MockIDPText
 
 /// The parts of an absolute URI that the rules for redirect and identifier URIs look at (RFC 3986 §3).
 ///
@@ -41,10 +42,9 @@ struct URIReference {
 
     /// RFC 3986 §3.1: a letter, then letters, digits, `+`, `-` and `.`.
     private static func isScheme(_ bytes: ArraySlice<UInt8>) -> Bool {
-        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
-        guard let first = bytes.first, isLetter(first) else { return false }
+        guard let first = bytes.first, ASCII.isLetter(first) else { return false }
         return bytes.allSatisfy {
-            isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+            ASCII.isLetter($0) || ASCII.isDigit($0)
                 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
         }
     }

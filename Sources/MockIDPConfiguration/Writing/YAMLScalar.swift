@@ -1,3 +1,4 @@
+import MockIDPText
 import Yams
 
 /// How the writer spells a string: plain when YAML reads it back as that same string, double-quoted otherwise.

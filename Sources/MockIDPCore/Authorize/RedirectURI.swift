@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// Entra's redirect-URI rules (docs/entra-behaviour.md, "Redirect URIs"): an exact, case-sensitive match against the
 /// app's registered URIs, except that for loopback `http` URIs (`localhost`, `127.0.0.1`, `[::1]`) the port is ignored
 /// (RFC 8252 §7.3) while the path must still match.
@@ -36,7 +38,7 @@ package enum RedirectURI {
             started = true
             if byte == UInt8(ascii: ":") { return dangerousSchemes.contains(String(decoding: scheme, as: UTF8.self)) }
             guard scheme.count < 16 else { return false }
-            scheme.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            scheme.append(ASCII.lower(byte))
         }
         return false
     }

@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// The clouds a tenant can live in.
 public enum CloudName: String, Sendable, CaseIterable {
     case `public`

@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import MockIDPText
 
 /// The directory a request reads: the configuration indexed for lookups (tenants by id and domain, users by name,
 /// apps by client id and identifier URI) and the signing keys. Immutable: the provider swaps it whole when the

@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// An Azure managed identity of a tenant: the service principal a VM, App Service or container gets tokens as
 /// through the instance metadata service (`/metadata/identity/oauth2/token`) or the App Service endpoint
 /// (`/msi/token`). Its tokens are app-only, with `appid`/`azp` = `clientID`, `oid` = `sub` = `objectID` and

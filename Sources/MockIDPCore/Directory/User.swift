@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import MockIDPText
 
 /// A person who can sign in to a tenant.
 public struct User: Sendable, Equatable {

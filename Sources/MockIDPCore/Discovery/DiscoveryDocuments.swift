@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import MockIDPText
 
 /// What the discovery endpoints answer: OpenID configurations, key sets, instance discovery and user realm, each read
 /// from the request's scope alone. B2C's documents are in `B2C/B2CDiscoveryDocuments.swift`.
@@ -46,24 +47,8 @@ package struct DiscoveryDocuments {
             tenantRegionSubScope: authority.specificTenant?.effectiveRegionSubScope?.rawValue,
             cloudInstanceName: cloud.cloudInstanceName, cloudGraphHostName: cloud.cloudGraphHostName,
             msgraphHost: context.hostScope == .neutral ? ownHost : cloud.msgraphHost, rbacURL: cloud.rbacURL)
-        if let appID { document.jwksURI += "?appid=" + Self.queryEncoded(appID) }
+        if let appID { document.jwksURI += "?appid=" + PercentEncoding.encode(appID) }
         return .success(document.json)
-    }
-
-    /// `value` percent-encoded for a query (RFC 3986: unreserved characters as they are, every other byte as %XX).
-    static func queryEncoded(_ value: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The signing keys as Entra publishes them: v2 sets carry `issuer` (with `{tenantid}`), v1 sets do not

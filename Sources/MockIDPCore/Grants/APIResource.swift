@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// The API a token is for: Microsoft Graph or another Azure service (built into every tenant), or a configured app.
 enum APIResource: Sendable, Equatable {
     case graph

@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// The `scope` parameter of a token request, split into OpenID Connect scopes and the scopes of one API.
 struct ScopeRequest: Sendable {
     /// The scopes exactly as the client wrote them, in order (echoed in the response).

@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import MockIDPText
 
 /// One Graph call whose caller and permission are checked: reads the query options the call takes and answers.
 struct GraphCall {
@@ -131,7 +132,7 @@ struct GraphCall {
         if end < matching.count {
             let options = query.repeated + [("$skiptoken", GraphQuery.skipToken(offset: end))]
             body["@odata.nextLink"] = .string(origin + path + "?"
-                                              + options.map { "\($0)=\(Self.percentEncoded($1))" }.joined(separator: "&"))
+                                              + options.map { "\($0)=\(PercentEncoding.encode($1, keeping: Self.odataPunctuation))" }.joined(separator: "&"))
         }
         // A directoryObject collection keeps each item's `@odata.type`, whatever `$select` says.
         let names = (query.select ?? defaults).map { itemType == nil ? $0 : ["@odata.type"] + $0 }
@@ -170,17 +171,6 @@ struct GraphCall {
                                "value": .array(ids.map { .string($0) })]))
     }
 
-    /// A query value as a next link carries it: unreserved characters and OData's punctuation kept.
-    private static func percentEncoded(_ value: String) -> String {
-        var out = ""
-        for byte in value.utf8 {
-            let c = Unicode.Scalar(byte)
-            if (c.properties.isAlphabetic && byte < 0x80) || ("0"..."9").contains(c) || "-._~$,()'".unicodeScalars.contains(c) {
-                out.unicodeScalars.append(c)
-            } else {
-                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return out
-    }
+    /// What a next link's query values keep unencoded beside RFC 3986's unreserved characters: OData's punctuation.
+    private static let odataPunctuation = "$,()'"
 }

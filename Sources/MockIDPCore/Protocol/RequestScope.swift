@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// Where a request came: the base URL the client used, the host name and what that host serves. Decided by the
 /// scheme and `Host` alone, so the edge may keep it for hosts it has seen.
 package struct RequestHost: Sendable {

@@ -43,10 +43,10 @@ struct TokenFactory {
     // MARK: signing
 
     /// Signs `claims` (a claims struct of `Claims/`) with the active key and the header of `version`; `overriding`
-    /// claims replace members of the same name in place and the others follow (see `ClaimsEncoder`).
+    /// claims replace members of the same name in place and the others follow (see `ClaimsWriter`).
     func sign(_ claims: some WritableClaims, version: TokenVersion, kind: TokenKind, overriding: JSONObject = JSONObject()) throws(OAuthError) -> String {
         do {
-            let payload = try ClaimsEncoder.encode(writable: claims, overriding: overriding)
+            let payload = ClaimsWriter.json(of: claims, overriding: overriding)
             // Tamper faults wait (rare): the claims are read back once, to match faults and to apply the defect.
             if let tamper, case .object(let issued)? = try? JSONValue.parse(payload),
                let defect = tamper(kind, { issued[$0] != nil }) {

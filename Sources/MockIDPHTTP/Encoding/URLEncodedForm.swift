@@ -1,5 +1,6 @@
 import CTextCoding
 import Glibc
+import MockIDPText
 
 /// Strict `application/x-www-form-urlencoded` and query-string coding (WHATWG URL §5, RFC 3986 §2.1).
 ///
@@ -31,19 +32,10 @@ package enum URLEncodedForm {
         out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
         for (index, pair) in pairs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: "&")) }
-            append(pair.name.utf8, to: &out, spaceAsPlus: true)
+            PercentEncoding.append(pair.name.utf8, to: &out, spaceAsPlus: true)
             out.append(UInt8(ascii: "="))
-            append(pair.value.utf8, to: &out, spaceAsPlus: true)
+            PercentEncoding.append(pair.value.utf8, to: &out, spaceAsPlus: true)
         }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Percent-encodes one component (a path segment, a value): RFC 3986 unreserved characters are kept,
-    /// everything else, space included, becomes `%XX`.
-    package static func percentEncode(_ s: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count)
-        append(s.utf8, to: &out, spaceAsPlus: false)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -166,36 +158,6 @@ package enum URLEncodedForm {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
         default: nil
-        }
-    }
-
-    // MARK: - Encoding
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
-    private static func append(_ bytes: String.UTF8View, to out: inout [UInt8], spaceAsPlus: Bool) {
-        for byte in bytes {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else if spaceAsPlus, byte == UInt8(ascii: " ") {
-                out.append(UInt8(ascii: "+"))
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-    }
-
-    /// RFC 3986 §2.3: ALPHA / DIGIT / "-" / "." / "_" / "~".
-    @inline(__always)
-    private static func isUnreserved(_ c: UInt8) -> Bool {
-        switch c {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default:
-            false
         }
     }
 }

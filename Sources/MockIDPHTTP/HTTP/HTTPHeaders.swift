@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// Header fields in the order they were added, as (name, value) pairs; names compare without regard to ASCII case.
 package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field.

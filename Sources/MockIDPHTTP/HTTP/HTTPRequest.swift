@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// A complete HTTP request as the server hands it to the responder: decoded path and query, headers, whole body.
 package struct HTTPRequest: Sendable {
     /// The method as received, e.g. "GET" (case kept; methods are case-sensitive, RFC 9110 §9.1).

@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Glibc
 import Logging
+import MockIDPText
 
 /// libmicrohttpd's callbacks for one listener, and the request/response translation they do.
 ///
@@ -431,7 +432,7 @@ enum AccessHandler {
         guard let address = CMicroHTTPD_client_address(connection) else { return "" }
         if Int32(address.pointee.sa_family) == AF_INET {
             let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
-            return IPv4Text.dotted(ipv4)
+            return IPAddressText.dotted(ipv4)
         }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
             let text: UnsafePointer<CChar>?

@@ -1,3 +1,5 @@
+import MockIDPText
+
 /// Maps a request's method and path to a route's value (a handler, or a richer description of the route).
 ///
 /// Patterns are paths whose segments are literals, `{name}` captures (one non-empty segment) or, last only,

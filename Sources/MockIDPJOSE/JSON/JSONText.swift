@@ -1,7 +1,7 @@
 import CTextCoding
 
 /// Writing compact JSON text straight into a byte buffer: the one place that knows how JSON strings are escaped,
-/// shared by `JSONValue.serialized()` and `ClaimsEncoder`.
+/// shared by `JSONValue.serialized()` and `ClaimsWriter`.
 package enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 

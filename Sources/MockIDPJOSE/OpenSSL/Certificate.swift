@@ -1,4 +1,5 @@
 import COpenSSL
+import MockIDPText
 
 /// An X.509 certificate: the `x5c` of a signing key, the local certificate authority, the HTTPS server's
 /// certificate, or a client's certificate for assertions.

@@ -4,7 +4,7 @@ import Glibc
 import ArgumentParser
 import MockIDP
 import MockIDPCore
-import MockIDPHTTP
+import MockIDPHTTPClient
 import MockIDPJOSE
 
 /// `mockidp probe URL`: sends the API at URL one clean token and one token per tamper defect, each as

@@ -1,4 +1,5 @@
 import MockIDPCore
+import MockIDPText
 
 /// The keys of a `tenants:` entry, in print order.
 package enum TenantFields {

@@ -1,4 +1,5 @@
 import MockIDPCore
+import MockIDPText
 
 /// The keys of a `users:` entry (also the body of the control API's `POST …/users`), in print order.
 package enum UserFields {

@@ -32,36 +32,29 @@ struct B2CTokenClaims: WritableClaims {
     /// Custom policies only (see `TokenFactory.b2cClaims`).
     var tenantID: String?
 
-    enum CodingKeys: String, CodingKey {
-        case expires = "exp", notBefore = "nbf", version = "ver", issuer = "iss", subject = "sub", audience = "aud"
-        case nonce, issuedAt = "iat", authTime = "auth_time", objectID = "oid", name, givenName = "given_name"
-        case familyName = "family_name", emails, newUser, trustFrameworkPolicy = "tfp", policyAsACR = "acr"
-        case codeHash = "c_hash", accessTokenHash = "at_hash", scope = "scp", authorizedParty = "azp", tenantID = "tid"
-    }
-
-    /// Every member, in the order above.
-    func write(to claims: inout ClaimsWriter) throws {
-        try claims.member(CodingKeys.expires, expires)
-        try claims.member(CodingKeys.notBefore, notBefore)
-        try claims.member(CodingKeys.version, version)
-        try claims.member(CodingKeys.issuer, issuer)
-        try claims.member(CodingKeys.subject, subject)
-        try claims.member(CodingKeys.audience, audience)
-        try claims.member(CodingKeys.nonce, nonce)
-        try claims.member(CodingKeys.issuedAt, issuedAt)
-        try claims.member(CodingKeys.authTime, authTime)
-        try claims.member(CodingKeys.objectID, objectID)
-        try claims.member(CodingKeys.name, name)
-        try claims.member(CodingKeys.givenName, givenName)
-        try claims.member(CodingKeys.familyName, familyName)
-        try claims.member(CodingKeys.emails, emails)
-        try claims.member(CodingKeys.newUser, newUser)
-        try claims.member(CodingKeys.trustFrameworkPolicy, trustFrameworkPolicy)
-        try claims.member(CodingKeys.policyAsACR, policyAsACR)
-        try claims.member(CodingKeys.codeHash, codeHash)
-        try claims.member(CodingKeys.accessTokenHash, accessTokenHash)
-        try claims.member(CodingKeys.scope, scope)
-        try claims.member(CodingKeys.authorizedParty, authorizedParty)
-        try claims.member(CodingKeys.tenantID, tenantID)
+    /// Every member, in the order above, under its wire name: the one place the claims' names are spelled.
+    func write(to claims: inout ClaimsWriter) {
+        claims.member("exp", expires)
+        claims.member("nbf", notBefore)
+        claims.member("ver", version)
+        claims.member("iss", issuer)
+        claims.member("sub", subject)
+        claims.member("aud", audience)
+        claims.member("nonce", nonce)
+        claims.member("iat", issuedAt)
+        claims.member("auth_time", authTime)
+        claims.member("oid", objectID)
+        claims.member("name", name)
+        claims.member("given_name", givenName)
+        claims.member("family_name", familyName)
+        claims.member("emails", emails)
+        claims.member("newUser", newUser)
+        claims.member("tfp", trustFrameworkPolicy)
+        claims.member("acr", policyAsACR)
+        claims.member("c_hash", codeHash)
+        claims.member("at_hash", accessTokenHash)
+        claims.member("scp", scope)
+        claims.member("azp", authorizedParty)
+        claims.member("tid", tenantID)
     }
 }

@@ -36,45 +36,36 @@ struct V1AccessTokenClaims: WritableClaims {
     var managedIdentityResourceID: String? = nil
     var authenticationContexts: [String]?
 
-    enum CodingKeys: String, CodingKey {
-        case audience = "aud", issuer = "iss", issuedAt = "iat", notBefore = "nbf", expires = "exp"
-        case authenticationContextClass = "acr", aio, authenticationMethods = "amr", appID = "appid"
-        case appIDAuthentication = "appidacr", familyName = "family_name", givenName = "given_name", groups
-        case identityProvider = "idp", email, identityType = "idtyp", name, objectID = "oid", refreshHint = "rh"
-        case roles, scope = "scp", subject = "sub", tenantID = "tid", uniqueName = "unique_name"
-        case userPrincipalName = "upn", tokenIdentifier = "uti", version = "ver", managedIdentityResourceID = "xms_mirid", authenticationContexts = "acrs"
-    }
-
-    /// Every member, in the order above.
-    func write(to claims: inout ClaimsWriter) throws {
-        try claims.member(CodingKeys.audience, audience)
-        try claims.member(CodingKeys.issuer, issuer)
-        try claims.member(CodingKeys.issuedAt, issuedAt)
-        try claims.member(CodingKeys.notBefore, notBefore)
-        try claims.member(CodingKeys.expires, expires)
-        try claims.member(CodingKeys.authenticationContextClass, authenticationContextClass)
-        try claims.member(CodingKeys.aio, aio)
-        try claims.member(CodingKeys.authenticationMethods, authenticationMethods)
-        try claims.member(CodingKeys.appID, appID)
-        try claims.member(CodingKeys.appIDAuthentication, appIDAuthentication)
-        try claims.member(CodingKeys.familyName, familyName)
-        try claims.member(CodingKeys.givenName, givenName)
-        try claims.member(CodingKeys.groups, groups)
-        try claims.member(CodingKeys.identityProvider, identityProvider)
-        try claims.member(CodingKeys.email, email)
-        try claims.member(CodingKeys.identityType, identityType)
-        try claims.member(CodingKeys.name, name)
-        try claims.member(CodingKeys.objectID, objectID)
-        try claims.member(CodingKeys.refreshHint, refreshHint)
-        try claims.member(CodingKeys.roles, roles)
-        try claims.member(CodingKeys.scope, scope)
-        try claims.member(CodingKeys.subject, subject)
-        try claims.member(CodingKeys.tenantID, tenantID)
-        try claims.member(CodingKeys.uniqueName, uniqueName)
-        try claims.member(CodingKeys.userPrincipalName, userPrincipalName)
-        try claims.member(CodingKeys.tokenIdentifier, tokenIdentifier)
-        try claims.member(CodingKeys.version, version)
-        try claims.member(CodingKeys.managedIdentityResourceID, managedIdentityResourceID)
-        try claims.member(CodingKeys.authenticationContexts, authenticationContexts)
+    /// Every member, in the order above, under its wire name: the one place the claims' names are spelled.
+    func write(to claims: inout ClaimsWriter) {
+        claims.member("aud", audience)
+        claims.member("iss", issuer)
+        claims.member("iat", issuedAt)
+        claims.member("nbf", notBefore)
+        claims.member("exp", expires)
+        claims.member("acr", authenticationContextClass)
+        claims.member("aio", aio)
+        claims.member("amr", authenticationMethods)
+        claims.member("appid", appID)
+        claims.member("appidacr", appIDAuthentication)
+        claims.member("family_name", familyName)
+        claims.member("given_name", givenName)
+        claims.member("groups", groups)
+        claims.member("idp", identityProvider)
+        claims.member("email", email)
+        claims.member("idtyp", identityType)
+        claims.member("name", name)
+        claims.member("oid", objectID)
+        claims.member("rh", refreshHint)
+        claims.member("roles", roles)
+        claims.member("scp", scope)
+        claims.member("sub", subject)
+        claims.member("tid", tenantID)
+        claims.member("unique_name", uniqueName)
+        claims.member("upn", userPrincipalName)
+        claims.member("uti", tokenIdentifier)
+        claims.member("ver", version)
+        claims.member("xms_mirid", managedIdentityResourceID)
+        claims.member("acrs", authenticationContexts)
     }
 }

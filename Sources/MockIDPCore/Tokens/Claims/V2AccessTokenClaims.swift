@@ -32,40 +32,32 @@ struct V2AccessTokenClaims: WritableClaims {
     var authenticationMethods: [String]?
     var authenticationContexts: [String]?
 
-    enum CodingKeys: String, CodingKey {
-        case audience = "aud", issuer = "iss", issuedAt = "iat", notBefore = "nbf", expires = "exp", aio
-        case authorizedParty = "azp", authorizedPartyAuthentication = "azpacr", groups, identityProvider = "idp"
-        case email, identityType = "idtyp", name, objectID = "oid", preferredUsername = "preferred_username"
-        case refreshHint = "rh", roles, scope = "scp", subject = "sub", tenantID = "tid", tokenIdentifier = "uti"
-        case version = "ver", managedIdentityResourceID = "xms_mirid", authenticationMethods = "amr", authenticationContexts = "acrs"
-    }
-
-    /// Every member, in the order above.
-    func write(to claims: inout ClaimsWriter) throws {
-        try claims.member(CodingKeys.audience, audience)
-        try claims.member(CodingKeys.issuer, issuer)
-        try claims.member(CodingKeys.issuedAt, issuedAt)
-        try claims.member(CodingKeys.notBefore, notBefore)
-        try claims.member(CodingKeys.expires, expires)
-        try claims.member(CodingKeys.aio, aio)
-        try claims.member(CodingKeys.authorizedParty, authorizedParty)
-        try claims.member(CodingKeys.authorizedPartyAuthentication, authorizedPartyAuthentication)
-        try claims.member(CodingKeys.groups, groups)
-        try claims.member(CodingKeys.identityProvider, identityProvider)
-        try claims.member(CodingKeys.email, email)
-        try claims.member(CodingKeys.identityType, identityType)
-        try claims.member(CodingKeys.name, name)
-        try claims.member(CodingKeys.objectID, objectID)
-        try claims.member(CodingKeys.preferredUsername, preferredUsername)
-        try claims.member(CodingKeys.refreshHint, refreshHint)
-        try claims.member(CodingKeys.roles, roles)
-        try claims.member(CodingKeys.scope, scope)
-        try claims.member(CodingKeys.subject, subject)
-        try claims.member(CodingKeys.tenantID, tenantID)
-        try claims.member(CodingKeys.tokenIdentifier, tokenIdentifier)
-        try claims.member(CodingKeys.version, version)
-        try claims.member(CodingKeys.managedIdentityResourceID, managedIdentityResourceID)
-        try claims.member(CodingKeys.authenticationMethods, authenticationMethods)
-        try claims.member(CodingKeys.authenticationContexts, authenticationContexts)
+    /// Every member, in the order above, under its wire name: the one place the claims' names are spelled.
+    func write(to claims: inout ClaimsWriter) {
+        claims.member("aud", audience)
+        claims.member("iss", issuer)
+        claims.member("iat", issuedAt)
+        claims.member("nbf", notBefore)
+        claims.member("exp", expires)
+        claims.member("aio", aio)
+        claims.member("azp", authorizedParty)
+        claims.member("azpacr", authorizedPartyAuthentication)
+        claims.member("groups", groups)
+        claims.member("idp", identityProvider)
+        claims.member("email", email)
+        claims.member("idtyp", identityType)
+        claims.member("name", name)
+        claims.member("oid", objectID)
+        claims.member("preferred_username", preferredUsername)
+        claims.member("rh", refreshHint)
+        claims.member("roles", roles)
+        claims.member("scp", scope)
+        claims.member("sub", subject)
+        claims.member("tid", tenantID)
+        claims.member("uti", tokenIdentifier)
+        claims.member("ver", version)
+        claims.member("xms_mirid", managedIdentityResourceID)
+        claims.member("amr", authenticationMethods)
+        claims.member("acrs", authenticationContexts)
     }
 }

@@ -29,39 +29,31 @@ struct V2IDTokenClaims: WritableClaims {
     var authenticationMethods: [String]?
     var authenticationContexts: [String]?
 
-    enum CodingKeys: String, CodingKey {
-        case audience = "aud", issuer = "iss", issuedAt = "iat", notBefore = "nbf", expires = "exp"
-        case authTime = "auth_time", aio, nonce, codeHash = "c_hash", accessTokenHash = "at_hash"
-        case identityProvider = "idp", email, groups, name, objectID = "oid", preferredUsername = "preferred_username"
-        case refreshHint = "rh", roles, subject = "sub", tenantID = "tid", tokenIdentifier = "uti", version = "ver"
-        case authenticationMethods = "amr", authenticationContexts = "acrs"
-    }
-
-    /// Every member, in the order above.
-    func write(to claims: inout ClaimsWriter) throws {
-        try claims.member(CodingKeys.audience, audience)
-        try claims.member(CodingKeys.issuer, issuer)
-        try claims.member(CodingKeys.issuedAt, issuedAt)
-        try claims.member(CodingKeys.notBefore, notBefore)
-        try claims.member(CodingKeys.expires, expires)
-        try claims.member(CodingKeys.authTime, authTime)
-        try claims.member(CodingKeys.aio, aio)
-        try claims.member(CodingKeys.nonce, nonce)
-        try claims.member(CodingKeys.codeHash, codeHash)
-        try claims.member(CodingKeys.accessTokenHash, accessTokenHash)
-        try claims.member(CodingKeys.identityProvider, identityProvider)
-        try claims.member(CodingKeys.email, email)
-        try claims.member(CodingKeys.groups, groups)
-        try claims.member(CodingKeys.name, name)
-        try claims.member(CodingKeys.objectID, objectID)
-        try claims.member(CodingKeys.preferredUsername, preferredUsername)
-        try claims.member(CodingKeys.refreshHint, refreshHint)
-        try claims.member(CodingKeys.roles, roles)
-        try claims.member(CodingKeys.subject, subject)
-        try claims.member(CodingKeys.tenantID, tenantID)
-        try claims.member(CodingKeys.tokenIdentifier, tokenIdentifier)
-        try claims.member(CodingKeys.version, version)
-        try claims.member(CodingKeys.authenticationMethods, authenticationMethods)
-        try claims.member(CodingKeys.authenticationContexts, authenticationContexts)
+    /// Every member, in the order above, under its wire name: the one place the claims' names are spelled.
+    func write(to claims: inout ClaimsWriter) {
+        claims.member("aud", audience)
+        claims.member("iss", issuer)
+        claims.member("iat", issuedAt)
+        claims.member("nbf", notBefore)
+        claims.member("exp", expires)
+        claims.member("auth_time", authTime)
+        claims.member("aio", aio)
+        claims.member("nonce", nonce)
+        claims.member("c_hash", codeHash)
+        claims.member("at_hash", accessTokenHash)
+        claims.member("idp", identityProvider)
+        claims.member("email", email)
+        claims.member("groups", groups)
+        claims.member("name", name)
+        claims.member("oid", objectID)
+        claims.member("preferred_username", preferredUsername)
+        claims.member("rh", refreshHint)
+        claims.member("roles", roles)
+        claims.member("sub", subject)
+        claims.member("tid", tenantID)
+        claims.member("uti", tokenIdentifier)
+        claims.member("ver", version)
+        claims.member("amr", authenticationMethods)
+        claims.member("acrs", authenticationContexts)
     }
 }

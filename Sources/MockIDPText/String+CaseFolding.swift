@@ -6,17 +6,18 @@
 /// byte comparison would miss.
 extension String {
     /// `lowercased() == other`.
-    func lowercasedEquals(_ other: String) -> Bool {
+    package func lowercasedEquals(_ other: String) -> Bool {
         Self.asciiCompare(self, other, foldOther: false) ?? (lowercased() == other)
     }
 
     /// `lowercased() == other.lowercased()`.
-    func equalsIgnoringCase(_ other: String) -> Bool {
+    package func equalsIgnoringCase(_ other: String) -> Bool {
         Self.asciiCompare(self, other, foldOther: true) ?? (lowercased() == other.lowercased())
     }
 
     /// `lowercased()`, returning this text itself (no copy) when it is ASCII with no upper-case letter, as GUIDs,
     /// host names and most usernames and URIs are.
+    @inlinable
     package func lowercasedIfNeeded() -> String {
         var text = self
         let lower = text.withUTF8 { bytes in
@@ -35,14 +36,9 @@ extension String {
                 for byte in y { high |= byte }
                 guard high < 0x80 else { return nil }
                 guard x.count == y.count else { return false }
-                for i in 0..<x.count where lower(x[i]) != (foldOther ? lower(y[i]) : y[i]) { return false }
+                for i in 0..<x.count where ASCII.lower(x[i]) != (foldOther ? ASCII.lower(y[i]) : y[i]) { return false }
                 return true
             }
         }
-    }
-
-    @inline(__always)
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -1,10 +1,10 @@
 extension Unicode.Scalar {
     /// `a`-`z` or `A`-`Z`.
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    package var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
     /// `0`-`9`.
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
     /// Unicode's White_Space property, without the property lookup for ASCII (most of what a configuration holds).
-    var isWhitespace: Bool {
+    package var isWhitespace: Bool {
         value < 0x80 ? value == 0x20 || (0x09...0x0D).contains(value) : properties.isWhitespace
     }
 }
