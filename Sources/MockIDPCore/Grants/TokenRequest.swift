@@ -12,8 +12,6 @@ package struct TokenRequest: Sendable {
     /// The B2C policy named in the path or by `?p=`, and how.
     package var policy: String?
     package var policyForm: B2CPolicyForm
-    /// The request as it came, when its answer may be kept to answer it again (`AppTokenTemplate`).
-    package var key: TokenRequestKey?
 
     package init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
                 basicCredentials: (clientID: String, secret: String)? = nil, policy: String? = nil,
@@ -76,4 +74,12 @@ struct TokenParameters: Sendable {
 /// A successful token response: the JSON body to send.
 package struct TokenResponse: Sendable {
     package var body: JSONValue
+    /// Set by the client-credentials grant alone, when the edge may answer the same request again from this answer
+    /// (`AppTokenFacts`); nil for every other answer.
+    package var appToken: AppTokenFacts?
+
+    package init(body: JSONValue, appToken: AppTokenFacts? = nil) {
+        self.body = body
+        self.appToken = appToken
+    }
 }

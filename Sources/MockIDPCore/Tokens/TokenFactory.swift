@@ -83,21 +83,6 @@ struct TokenFactory {
 
     // MARK: shared claims
 
-    /// The opaque claims every token carries, from one draw of random bytes: `aio` (Entra's internal claim, 64
-    /// characters), `rh` (the refresh hint) and `uti` (a 22-character token identifier).
-    struct OpaqueClaims {
-        let aio: String
-        let refreshHint: String
-        let tokenIdentifier: String
-
-        init(_ random: RandomSource) {
-            let bytes = random.bytes(48 + 40 + 16)
-            aio = Base64URL.encode(bytes[0..<48])
-            refreshHint = Base64URL.encode(bytes[48..<88], between: "0.", and: ".")
-            tokenIdentifier = Base64URL.encode(bytes[88..<104])
-        }
-    }
-
     /// Entra: `sub` is pairwise, the same user has a different `sub` in each app; 43 base64url characters.
     static func pairwiseSubject(objectID: String, appID: String) -> String {
         Base64URL.encode(Digest.sha256(Array("sub:\(objectID):\(appID.lowercased())".utf8)))
