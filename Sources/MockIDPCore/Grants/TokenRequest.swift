@@ -28,9 +28,9 @@ package struct TokenRequest: Sendable {
 /// The checked parameters of a token request: each name once.
 ///
 /// A token request has a handful of parameters, and each is asked for a few times: they are searched in order, which
-/// costs less than hashing each name into a dictionary and again for each question (3k instructions a token). A
-/// form with more than `searchedInOrder` of them (only a client that means harm sends that many) gets a dictionary,
-/// so neither the duplicate check nor a question grows with the square of their number.
+/// costs less than hashing each name into a dictionary and again for each question. A form with more than
+/// `searchedInOrder` of them (only a client that means harm sends that many) gets a dictionary, so neither the
+/// duplicate check nor a question grows with the square of their number.
 struct TokenParameters: Sendable {
     private let pairs: [(name: String, value: String)]
     private let index: [String: String]?

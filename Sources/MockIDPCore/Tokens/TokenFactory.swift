@@ -36,7 +36,7 @@ struct TokenFactory {
 
     // MARK: issuers
 
-    // Built in storage sized once: interpolated, the text grew twice and cost 3k instructions a token.
+    // Built in storage sized once: an interpolation grows its text as it goes.
     func v2Issuer(tenantID: String) -> String { String(joining: issuerBaseURL, "/", tenantID, "/v2.0") }
     func v1Issuer(tenantID: String) -> String { String(joining: "https://", cloud.v1IssuerHost, "/", tenantID, "/") }
 
