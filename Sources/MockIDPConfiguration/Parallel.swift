@@ -46,7 +46,7 @@ enum Parallel {
     /// Threads that always run the same chunk of `map`: chunk 0 on the caller, chunk n on worker n. What a chunk
     /// allocates, malloc takes from its thread's arena, and freed memory is reused only within its arena; so when
     /// the same chunk of tenants is composed, decoded, validated and built on one thread, each pass reuses what the
-    /// one before freed. (With any thread taking any chunk, a 10,000-tenant load peaked 4 to 10 MB higher.)
+    /// one before freed, and a large load peaks lower than with any thread taking any chunk.
     /// Used by one `map` at a time; a `map` that finds it busy (nested, or on another thread) uses Dispatch.
     private final class Crew: Sendable {
         private static let shared = Crew(workers: cores - 1)
@@ -169,7 +169,7 @@ enum Parallel {
     }
 
     /// Frees `value` on another thread: the temporaries of a large configuration (an overlay with an origin for every
-    /// value, hundreds of thousands of small objects) take tens of milliseconds to free, which its caller need not
+    /// value, hundreds of thousands of small objects) take a while to free, which its caller need not
     /// wait for. A small value is freed here, which costs less than handing it over.
     static func release<Value>(_ value: consuming Value, unlessSmallerThan items: Int, count: Int) {
         guard count >= items, cores > 1 else { return }

@@ -18,12 +18,10 @@ public final class IdentityProvider: Sendable {
     package let consents = Consents(capacity: 100_000)
     /// Faults, extra claims and tamper faults registered through the control API.
     package let controls = Controls()
-    /// Client-credentials answers kept to answer the same request again (`AppTokenTemplate`).
-    let appTokenTemplates = AppTokenTemplateStore()
 
     /// The provider's clock (tests move it forward).
     package let clock: ProviderClock
-    let random: RandomSource
+    package let random: RandomSource
     /// Apps' service principal IDs, derived once each.
     let servicePrincipals = ServicePrincipalIDs()
     /// The key sets trusted issuers publish at a URL (`jwksUri`), fetched by the server.

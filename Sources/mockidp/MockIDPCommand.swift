@@ -32,8 +32,8 @@ private enum Warmup {
 /// The process's entry point: runs the command on the cooperative pool while the main thread waits.
 ///
 /// An `async` `main` would give its main thread to `dispatch_main`, which leaves through `pthread_exit`: that loads
-/// libgcc_s and unwinds the main thread's stack through the unwind tables before the first task may run (about 1 MB
-/// of the binary's pages touched, on the path to the first answer).
+/// libgcc_s and unwinds the main thread's stack through the unwind tables before the first task may run (pages of
+/// the binary touched on the path to the first answer).
 @main
 enum Main {
     static func main() {

@@ -7,9 +7,9 @@ import MockIDPJOSE
 import Synchronization
 import Testing
 
-/// A client-credentials request answered before answers again from its template (`AppTokenTemplate`): the
-/// answers must be the ones the whole token path gives, and the template must never answer where the whole path
-/// would answer otherwise.
+/// A client-credentials request answered before answers again from its template (`AppTokenTemplate`, kept by the
+/// token route's `AppTokenTemplates`): the answers must be the ones the whole token path gives, and the template
+/// must never answer where the whole path would answer otherwise.
 @Suite struct AppTokenTemplateTests {
     static let contoso = RoutesTests.contoso
     static let daemon = RoutesTests.daemon
@@ -42,6 +42,9 @@ import Testing
             if let authorization { headers["Authorization"] = authorization }
             return routes.respond(to: HTTPRequest(method: "POST", path: path, headers: headers, body: Array(form.utf8), isSecure: true))
         }
+
+        /// How many answers the token route keeps as templates.
+        var kept: Int { routes.handlers.appTokenTemplates.count }
     }
 
     private static func payload(_ response: HTTPResponse) throws -> JSONObject {
@@ -53,7 +56,7 @@ import Testing
     func sameBytes() throws {
         let templated = try Server(), whole = try Server()
         let first = templated.post(Self.form), again = templated.post(Self.form)
-        #expect(templated.provider.keptAppTokenTemplates() == 1)
+        #expect(templated.kept == 1)
         // The other server answers the second request by the whole path: the same parameters in another order.
         let wholeFirst = whole.post(Self.form), wholeAgain = whole.post(Self.reordered)
         #expect(first.status == .ok && again.status == .ok && wholeAgain.status == .ok)
@@ -92,6 +95,34 @@ import Testing
         #expect(try CompactJWS(token).verify(with: key.privateKey.publicKey))
     }
 
+    @Test("a changed directory, and a reset after it, send the request down the whole path")
+    func directoryChanges() throws {
+        let server = try Server()
+        #expect(try Self.payload(server.post(Self.form))["roles"] == ["Reader", "Writer"])
+        #expect(try Self.payload(server.post(Self.form))["roles"] == ["Reader", "Writer"])
+        #expect(server.kept == 1)
+        let apps = server.provider.snapshot().configuration.tenants.flatMap(\.apps)
+        var daemon = try #require(apps.first { $0.clientID == Self.daemon })
+        daemon.apiPermissions = daemon.apiPermissions.map { APIPermission(resource: $0.resource, values: $0.values.filter { $0 == "Reader" }) }
+        #expect(server.provider.served.upsertApp(daemon, tenant: Self.contoso))
+        #expect(try Self.payload(server.post(Self.form))["roles"] == ["Reader"])
+        server.provider.reset()
+        #expect(try Self.payload(server.post(Self.form))["roles"] == ["Reader", "Writer"])
+    }
+
+    @Test("a fault on the token endpoint answers in front of a template; the template answers after it")
+    func faultsComeFirst() throws {
+        let server = try Server()
+        #expect(server.post(Self.form).status == .ok)
+        var fault = Fault(endpoint: "token")
+        fault.status = 503
+        fault.remaining = 1
+        _ = server.provider.controls.add(fault)
+        #expect(server.post(Self.form).status.rawValue == 503)
+        #expect(server.post(Self.form).status == .ok)
+        #expect(server.kept == 1)
+    }
+
     @Test("a request that differs by its Authorization header gets its own answer: a wrong secret stays wrong")
     func authorizationIsPartOfTheRequest() throws {
         let server = try Server()
@@ -112,9 +143,9 @@ import Testing
         #expect(server.post(Self.form + claims).status == .ok)
         #expect(server.post("grant_type=client_credentials&client_id=\(Self.daemon)&client_secret=daemon-secret&resource=api%3A%2F%2Fcontoso-api",
                             path: "/\(Self.contoso)/oauth2/token").status == .ok)
-        let padding = "&padding=" + String(repeating: "x", count: TokenRequestKey.largestBody)
+        let padding = "&padding=" + String(repeating: "x", count: AppTokenTemplates.Key.largestBody)
         #expect(server.post(Self.form + padding).status == .ok)
-        #expect(server.provider.keptAppTokenTemplates() == 0)
+        #expect(server.kept == 0)
     }
 
     @Test("requests on many threads, with the key rotated among them, all get tokens that verify with a published key")
@@ -150,7 +181,7 @@ import Testing
         let server = try Server()
         for n in 0..<(AppTokenTemplates.capacity + 10) {
             #expect(server.post(Self.form + "&n=\(n)").status == .ok)
-            #expect(server.provider.keptAppTokenTemplates() <= AppTokenTemplates.capacity)
+            #expect(server.kept <= AppTokenTemplates.capacity)
         }
     }
 }

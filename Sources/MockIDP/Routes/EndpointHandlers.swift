@@ -14,6 +14,8 @@ struct EndpointHandlers: Sendable {
     let hostContexts = HostContexts()
     /// The recent requests, for `GET /_mockidp/requests`.
     let requestLog = RequestLog()
+    /// The token route's speed shortcut: client-credentials answers kept to answer the same request again.
+    let appTokenTemplates = AppTokenTemplates()
     /// The pages, parsed on first use: discovery and tokens never wait for them at start-up.
     var pages: Pages { Pages.shared }
 
@@ -70,18 +72,16 @@ struct EndpointHandlers: Sendable {
             throw .malformedRequest("the body must be application/x-www-form-urlencoded")
         }
         // A client-credentials request answered before, byte for byte, answers again from its template.
-        let key = version == .v2 && request.query.isEmpty
-            ? TokenRequestKey(path: request.path, baseURL: context.baseURL, host: context.host,
-                              authorization: request.headers["Authorization"], body: request.body) : nil
-        if let key, let body = provider.repeatedAppToken(key, context: context) { return .uncachedJSON(body) }
-        let parameters: [(name: String, value: String)]
-        do { parameters = try URLEncodedForm.decode(request.body) } catch {
-            throw .malformedRequest(error.description)
-        }
-        var tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
-                                        basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
-        tokenRequest.key = key
-        return .uncachedJSON(try provider.token(tokenRequest, context: context).get().body.serialized())
+        return .uncachedJSON(try appTokenTemplates.answer(request, version: version, scope: context, provider: provider) {
+            () throws(OAuthError) in
+            let parameters: [(name: String, value: String)]
+            do throws(URLEncodingError) { parameters = try URLEncodedForm.decode(request.body) } catch {
+                throw .malformedRequest(error.description)
+            }
+            let tokenRequest = TokenRequest(tenant: tenant, version: version, parameters: parameters,
+                                            basicCredentials: Self.basicCredentials(request.headers["Authorization"]))
+            return try provider.token(tokenRequest, context: context).get()
+        })
     }
 
     /// The token of `Authorization: Bearer <token>` (RFC 6750 §2.1), or nil when the request has none.

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The part of a request's scope that its scheme and `Host` decide (base URL, host name, host scope), kept for the
 /// last few hosts asked: a client sends the same `Host` on every request, and working it out again (checking the
-/// header, building the base URL, finding the host's cloud) cost 6k instructions a request.
+/// header, building the base URL, finding the host's cloud) would repeat the same work on every request.
 final class HostContexts: Sendable {
     private struct Entry {
         let isSecure: Bool

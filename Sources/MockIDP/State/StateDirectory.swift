@@ -37,7 +37,7 @@ public struct StateDirectory: Sendable {
     /// Creates the directory if it does not exist: it and each missing parent with mode 0700, as Foundation's
     /// `createDirectory(withIntermediateDirectories:attributes:)` made them. Plain POSIX calls, like `read` and
     /// `write`: a first start then runs none of FileManager's and URL's code, whose pages (Foundation's code is not
-    /// laid out by scripts/link-order) were 0.36 MB of a first start's idle RSS.
+    /// laid out by scripts/link-order) would stay in a first start's idle RSS.
     func ensureExists() throws(StateDirectoryError) {
         var info = stat()
         if stat(path, &info) == 0 {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A large configuration is nearly all one list: the items of its top-level `tenants:` key. libyaml reads a text on
-/// one core at about 40 MB/s, so such a list is cut into parts at item boundaries and the parts are composed on several
+/// one core only, so such a list is cut into parts at item boundaries and the parts are composed on several
 /// cores at once. The parts' items, read in order, are the items one compose of the whole text gives, with the same
 /// lines (`joined` makes that one tree, for the tests that hold the two to each other); the decoder reads the parts
 /// as they are and frees each once read (`ListParts`).

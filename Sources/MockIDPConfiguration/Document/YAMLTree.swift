@@ -190,7 +190,7 @@ struct YAMLNode {
 
         /// The tag a quoted or explicitly tagged scalar carries, which Yams' resolver returns as it is (its
         /// `Node.Scalar.resolveTag(using:)`); nil for an implicit tag. Asking `Resolver.default` instead would build
-        /// its seven regular expressions with ICU on first use: milliseconds of every start, and ICU's pages in RSS.
+        /// its seven regular expressions with ICU on first use: work on every start, and ICU's pages in RSS.
         var explicitTag: Tag.Name? {
             guard node.record.tag != YAMLTree.implicitTag else { return nil }
             let name = Tag.Name(rawValue: tagName)

@@ -5,7 +5,7 @@ import MockIDPText
 ///
 /// Cut at the URI's delimiters, which are ASCII bytes: no byte of a multi-byte UTF-8 sequence is one, so the
 /// cuts fall where RFC 3986 puts them (a delimiter followed by a combining mark still ends its part). Walking the
-/// text by `Character` cost about 28k instructions a URI, a tenth of loading 10,000 tenants.
+/// text by `Character` would walk grapheme clusters, for every URI of every tenant loaded.
 struct URIReference {
     /// Lower-cased.
     var scheme: String

@@ -12,8 +12,8 @@ public enum CloudName: String, Sendable, CaseIterable {
 /// Sources: docs/sovereign-clouds.md, "Sovereign clouds", and docs/entra-behaviour.md, "Clouds and instance discovery".
 ///
 /// A class, and only the four below exist: a request passes its cloud along many times (in its host scope, to the
-/// token factory, to scope checks), and each copy of a struct of twelve strings retained every one of them, 80
-/// retains a client-credentials token (callgrind), on strings both workers share.
+/// token factory, to scope checks), and each copy of a struct of twelve strings retained every one of them, on
+/// strings both workers share.
 package final class Cloud: Sendable, Equatable {
     /// The name configuration uses (`cloud:`).
     package let name: CloudName

@@ -6,8 +6,8 @@ import MockIDPText
 /// control API changes users, apps or keys (`IdentityProvider.snapshot()`).
 ///
 /// A class, so that passing it along costs one reference count: a request hands its snapshot to the token factory,
-/// its context and each check, and as a struct of a dozen tables each copy retained every one of them (96 retains a
-/// client-credentials token under callgrind, on tables both workers share).
+/// its context and each check, and as a struct of a dozen tables each copy retained every one of them, on tables
+/// both workers share.
 package final class Directory: Sendable {
     /// The configuration being served.
     package let configuration: IdentityProviderConfiguration

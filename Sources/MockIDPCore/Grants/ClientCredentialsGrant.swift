@@ -25,15 +25,23 @@ struct ClientCredentialsGrant: GrantHandler {
             return TokenResponse(body: .object(body))
         }
         // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked.
-        let response = TokenResponse(body: [
+        return TokenResponse(body: [
             "token_type": "Bearer",
             "expires_in": .int(lifetime),
             "ext_expires_in": .int(lifetime),
             "access_token": .string(token),
-        ])
-        call.provider.keepAppTokenTemplate(response, token: token, request: call.request, grant: grant, factory: factory, context: call.scope,
-                             directory: call.directory)
-        return response
+        ], appToken: Self.facts(of: token, grant: grant, resource: resource, factory: factory, scope: call.scope))
+    }
+
+    /// What the edge needs to answer the same request again from this answer, when the answer follows from the
+    /// request and the directory snapshot alone (`AppTokenFacts`); nil when it does not.
+    private static func facts(of token: String, grant: Grant, resource: APIResource, factory: TokenFactory,
+                              scope: RequestScope) -> AppTokenFacts? {
+        guard grant.clientAuthentication == .secret, scope.claims == nil, factory.extraClaims.isEmpty, factory.tamper == nil,
+              resource.optionalAccessTokenClaims.isEmpty else { return nil }
+        return AppTokenFacts(token: token, issuedAt: grant.issuedAt, lifetime: factory.lifetime, key: factory.key.privateKey,
+                             algorithm: factory.key.header(version: resource.tokenVersion).algorithm,
+                             generation: scope.directory.generation)
     }
 
     /// Client credentials take exactly one `{resource}/.default` scope (v2) or a `resource` (v1).

@@ -63,7 +63,7 @@ struct ScopeRequest: Sendable {
     /// API the tenant does not know.
     static func apiScope(_ scope: String, tenant: Tenant, directory: Directory,
                          graphResource: String) throws(OAuthError) -> (resource: APIResource, prefix: String?, name: String) {
-        // Over the bytes where they lie: through the UTF-8 view, a byte at a time, this took 40 instructions a byte.
+        // Over the bytes where they lie, not through the UTF-8 view a byte at a time.
         var text = scope
         let printable = text.withUTF8 { bytes in
             bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }

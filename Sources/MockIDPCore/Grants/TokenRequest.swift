@@ -12,8 +12,6 @@ package struct TokenRequest: Sendable {
     /// The B2C policy named in the path or by `?p=`, and how.
     package var policy: String?
     package var policyForm: B2CPolicyForm
-    /// The request as it came, when its answer may be kept to answer it again (`AppTokenTemplate`).
-    package var key: TokenRequestKey?
 
     package init(tenant: String, version: ProtocolVersion = .v2, parameters: [(name: String, value: String)],
                 basicCredentials: (clientID: String, secret: String)? = nil, policy: String? = nil,
@@ -30,9 +28,9 @@ package struct TokenRequest: Sendable {
 /// The checked parameters of a token request: each name once.
 ///
 /// A token request has a handful of parameters, and each is asked for a few times: they are searched in order, which
-/// costs less than hashing each name into a dictionary and again for each question (3k instructions a token). A
-/// form with more than `searchedInOrder` of them (only a client that means harm sends that many) gets a dictionary,
-/// so neither the duplicate check nor a question grows with the square of their number.
+/// costs less than hashing each name into a dictionary and again for each question. A form with more than
+/// `searchedInOrder` of them (only a client that means harm sends that many) gets a dictionary, so neither the
+/// duplicate check nor a question grows with the square of their number.
 struct TokenParameters: Sendable {
     private let pairs: [(name: String, value: String)]
     private let index: [String: String]?
@@ -76,4 +74,12 @@ struct TokenParameters: Sendable {
 /// A successful token response: the JSON body to send.
 package struct TokenResponse: Sendable {
     package var body: JSONValue
+    /// Set by the client-credentials grant alone, when the edge may answer the same request again from this answer
+    /// (`AppTokenFacts`); nil for every other answer.
+    package var appToken: AppTokenFacts?
+
+    package init(body: JSONValue, appToken: AppTokenFacts? = nil) {
+        self.body = body
+        self.appToken = appToken
+    }
 }

@@ -7,8 +7,8 @@ package protocol RandomSource: Sendable {
 }
 
 /// Random bytes from the operating system's CSPRNG (through OpenSSL), drawn 4 KiB at a time: one call into
-/// libcrypto serves many requests' identifiers, where one call per identifier cost a few microseconds of every
-/// token. Each byte is handed out once and wiped from the pool when taken.
+/// libcrypto serves many requests' identifiers, rather than one call for each identifier of every token. Each byte
+/// is handed out once and wiped from the pool when taken.
 package final class SystemRandom: RandomSource {
     private struct Pool {
         var bytes: [UInt8] = []

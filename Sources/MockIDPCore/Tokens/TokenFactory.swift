@@ -36,7 +36,7 @@ struct TokenFactory {
 
     // MARK: issuers
 
-    // Built in storage sized once: interpolated, the text grew twice and cost 3k instructions a token.
+    // Built in storage sized once: an interpolation grows its text as it goes.
     func v2Issuer(tenantID: String) -> String { String(joining: issuerBaseURL, "/", tenantID, "/v2.0") }
     func v1Issuer(tenantID: String) -> String { String(joining: "https://", cloud.v1IssuerHost, "/", tenantID, "/") }
 
@@ -82,21 +82,6 @@ struct TokenFactory {
     }
 
     // MARK: shared claims
-
-    /// The opaque claims every token carries, from one draw of random bytes: `aio` (Entra's internal claim, 64
-    /// characters), `rh` (the refresh hint) and `uti` (a 22-character token identifier).
-    struct OpaqueClaims {
-        let aio: String
-        let refreshHint: String
-        let tokenIdentifier: String
-
-        init(_ random: RandomSource) {
-            let bytes = random.bytes(48 + 40 + 16)
-            aio = Base64URL.encode(bytes[0..<48])
-            refreshHint = Base64URL.encode(bytes[48..<88], between: "0.", and: ".")
-            tokenIdentifier = Base64URL.encode(bytes[88..<104])
-        }
-    }
 
     /// Entra: `sub` is pairwise, the same user has a different `sub` in each app; 43 base64url characters.
     static func pairwiseSubject(objectID: String, appID: String) -> String {

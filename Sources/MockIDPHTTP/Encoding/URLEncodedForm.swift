@@ -67,8 +67,7 @@ package enum URLEncodedForm {
     ) throws(URLEncodingError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         guard !range.isEmpty, let base = buffer.baseAddress else { return pairs }
-        // The offset of the first `byte` in `from..<to`, or `to`: memchr, not a loop a byte at a time (which cost 20
-        // instructions a byte of a token request's form).
+        // The offset of the first `byte` in `from..<to`, or `to`: memchr, not a loop a byte at a time.
         func first(_ byte: UInt8, from: Int, to: Int) -> Int {
             guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
             return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -106,7 +105,7 @@ package enum URLEncodedForm {
     ) throws(URLEncodingError) -> String {
         let slice = UnsafeBufferPointer(rebasing: buffer[range])
         // One pass, sixteen bytes at a time (`CTextCoding`): whether there is anything to decode, and whether the
-        // text as it stands may be taken whole. Two passes a byte at a time cost 600 instructions a component.
+        // text as it stands may be taken whole, rather than two passes a byte at a time.
         let found = slice.baseAddress.map { mockidp_form_scan($0, slice.count, plusIsSpace ? 1 : 0) } ?? 0
         if found & 1 == 0 {
             if found & 2 != 0 { throw URLEncodingError(.nulCharacter, offset: range.lowerBound) }
@@ -142,8 +141,7 @@ package enum URLEncodedForm {
             if byte == 0 { throw URLEncodingError(.nulCharacter, offset: offset) }
             if byte >= 0x80 { ascii = false }
         }
-        // ASCII is valid UTF-8 as it stands; `String(validating:)` is generic here and costs a thousand instructions
-        // a call even then (measured with callgrind on the token path).
+        // ASCII is valid UTF-8 as it stands; `String(validating:)` is generic here and runs unspecialized even then.
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw URLEncodingError(.invalidUTF8, offset: offset)

@@ -5,9 +5,8 @@ import Glibc
 /// libmicrohttpd daemons (one worker thread each) with `MHD_add_connection`.
 ///
 /// Why not libmicrohttpd's own thread pool: there every worker polls the shared listening socket and accepts up to
-/// ten connections per wake-up, so a burst of connections often lands on one worker while the other idles
-/// (measured: 16 keep-alive clients got 2,600–3,100 tokens/s in four runs out of six and 5,400 in the other two, on
-/// 2 cores). Handing connections out in turn keeps every worker busy.
+/// ten connections per wake-up, so a burst of connections often lands on one worker while the other idles.
+/// Handing connections out in turn keeps every worker busy.
 final class ConnectionAcceptor: @unchecked Sendable {
     /// The listening socket; owned here and closed by `join`.
     private let socket: Int32

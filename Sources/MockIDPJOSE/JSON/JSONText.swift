@@ -19,7 +19,7 @@ package enum JSONText {
     /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string. Which bytes need escaping is
     /// `mockidp_json_first_escape`'s to say (`CJSONText`: control characters, `"`, the backslash, and `<`, so JSON
     /// embedded in an HTML page can never close a `<script>` element); it finds each in turn, sixteen bytes at a
-    /// time (a word-at-a-time scan in Swift took 39 instructions for eight bytes), and the runs between are copied
+    /// time (a word-at-a-time scan in Swift cost far more), and the runs between are copied
     /// whole. Most strings (tokens, identifiers, URLs) need no escaping at all.
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         guard let base = bytes.baseAddress else { return }

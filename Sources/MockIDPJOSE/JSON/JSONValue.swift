@@ -71,7 +71,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public private(set) var members: [(key: String, value: JSONValue)] = []
     /// Each member's position by name, kept once the object has more than `linearLimit` members. Smaller objects
     /// (a token response, claims overrides, an error body) find a name by comparing, which costs less than hashing
-    /// it: the four members of a token response took 9,500 instructions with the index and 2,800 without (callgrind).
+    /// it and keeping an index for so few members.
     private var index: [String: Int]?
     private static let linearLimit = 12
 

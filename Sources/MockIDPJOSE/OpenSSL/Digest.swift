@@ -4,7 +4,7 @@ package enum Digest {
     /// SHA-256 (32 bytes).
     package static func sha256(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha256) }
     /// SHA-256 of an array, what most callers pass: from another module the generic form runs unspecialized, with a
-    /// witness call and type metadata lookups (about 2.5k instructions a call, a sixth of deriving an object ID).
+    /// witness call and type metadata lookups on every call.
     package static func sha256(_ data: [UInt8]) -> [UInt8] { hash(data, MessageDigest.sha256) }
     /// SHA-1 (20 bytes); only for thumbprints, where the format demands it.
     package static func sha1(_ data: some Collection<UInt8>) -> [UInt8] { hash(data, MessageDigest.sha1) }

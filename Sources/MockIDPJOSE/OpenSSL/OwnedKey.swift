@@ -56,8 +56,8 @@ final class OwnedKey: @unchecked Sendable {
     static let keyPairSelection = publicSelection | OSSL_KEYMGMT_SELECT_PRIVATE_KEY
 
     /// The public half as a key of its own: the public parameters exported and imported again
-    /// (`EVP_PKEY_todata`, `EVP_PKEY_fromdata`), about 30 µs. Through SubjectPublicKeyInfo DER it took about 0.7 ms,
-    /// OpenSSL 3's decoder chain, on the path from start to the first answer.
+    /// (`EVP_PKEY_todata`, `EVP_PKEY_fromdata`), not through SubjectPublicKeyInfo DER, whose decoding runs OpenSSL 3's
+    /// decoder chain on the path from start to the first answer.
     func publicHalf() throws(OpenSSLError) -> OwnedKey {
         var parameters: UnsafeMutablePointer<OSSL_PARAM>?
         try LibCrypto.check(EVP_PKEY_todata(pointer, Self.publicSelection, &parameters) == 1, "EVP_PKEY_todata")

@@ -58,8 +58,8 @@ package final class PrivateKey: @unchecked Sendable {
 
     /// An unencrypted PKCS#8 RSA or EC key (what the state directory keeps: the signing key is RSA, the CA's and
     /// the server's are P-256), read by the one decoder for its type; nil for anything else, which `init(pem:)` then
-    /// reads as before. `PEM_read_bio_PrivateKey` sets up a decoder for every key type and structure OpenSSL knows:
-    /// about 1 ms against 0.4, on the path from start to the first answer.
+    /// reads as before. `PEM_read_bio_PrivateKey` sets up a decoder for every key type and structure OpenSSL knows,
+    /// on the path from start to the first answer.
     private static func unencryptedPKCS8(_ pem: String) -> OwnedKey? {
         guard let type = pkcs8KeyType(pem) else { return nil }
         var key: OpaquePointer?
@@ -128,8 +128,8 @@ package final class PrivateKey: @unchecked Sendable {
     ///
     /// Thread-safe: the digest is taken with the process's fetched `EVP_MD`, and the signature made on a prepared
     /// `EVP_PKEY_CTX` that this call holds alone (see `SigningContexts`). `EVP_DigestSignInit` per call would fetch
-    /// the signature and key-management implementations again each time (a lookup over OpenSSL's method store:
-    /// 2.4 % of the server's time per token, measured with perf).
+    /// the signature and key-management implementations again each time (a lookup over OpenSSL's method store on
+    /// every token).
     package func sign(_ data: some Collection<UInt8>, algorithm: SignatureAlgorithm) throws(OpenSSLError) -> [UInt8] {
         try algorithm.requireFit(key.kind, "PrivateKey.sign")
         let digest = try algorithm.messageDigest.get()
