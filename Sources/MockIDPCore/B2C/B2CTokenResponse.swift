@@ -10,34 +10,22 @@ extension TokenCall {
     func b2cTokenResponse(_ grant: B2CGrant, user: User, clientAuthentication: ClientAuthenticationMethod) throws(OAuthError) -> TokenResponse {
         // The control API's extra claims, as for Entra's token responses.
         let factory = provider.tokenFactory(directory, scope, tenant: grant.authority.tenant, clientID: grant.client.clientID, username: user.username)
-        let lifetime = factory.lifetime
-        var body = JSONObject()
-        if let audience = grant.scopes.audience {
-            body["access_token"] = .string(try factory.b2cAccessToken(grant, user: user, audience: audience))
-        }
-        if grant.scopes.wantsIDToken { body["id_token"] = .string(try factory.b2cIDToken(grant, user: user)) }
-        body["token_type"] = "Bearer"
-        body["not_before"] = .int(grant.issuedAt)
-        if let audience = grant.scopes.audience {
-            body["expires_in"] = .int(lifetime)
-            body["expires_on"] = .int(grant.issuedAt + lifetime)
-            body["resource"] = .string(audience.clientID)
-        }
-        if grant.scopes.wantsIDToken { body["id_token_expires_in"] = .int(lifetime) }
-        // MSAL's `client_info=1` gets `client_info` in its place (MSAL.NET's B2C capture, B2CWithTenantIdTestData.txt).
-        if !grant.includeClientInfo { body["profile_info"] = .string(TokenFactory.b2cProfileInfo(user: user, tenant: grant.authority.tenant)) }
-        body["scope"] = .string(grant.scopes.requested.joined(separator: " "))
-        if grant.scopes.wantsRefreshToken {
-            body["refresh_token"] = .string(provider.refreshTokens.issue(
-                tenant: grant.authority.tenant, clientID: grant.client.clientID, user: user,
-                scope: grant.scopes.requested.joined(separator: " "), clientAuthentication: clientAuthentication,
-                issuedAt: grant.issuedAt, lifetime: directory.configuration.tokens.refreshLifetime,
-                policy: grant.authority.policy.name))
-            body["refresh_token_expires_in"] = .int(directory.configuration.tokens.refreshLifetime)
-        }
-        if grant.includeClientInfo {
-            body["client_info"] = .string(TokenFactory.b2cClientInfo(user: user, authority: grant.authority))
-        }
-        return TokenResponse(body: .object(body))
+        let audience = grant.scopes.audience
+        let accessToken = try audience.map { audience throws(OAuthError) in try factory.b2cAccessToken(grant, user: user, audience: audience) }
+        let idToken = grant.scopes.wantsIDToken ? try factory.b2cIDToken(grant, user: user) : nil
+        let scope = grant.scopes.requested.joined(separator: " ")
+        let refreshLifetime = directory.configuration.tokens.refreshLifetime
+        let refreshToken = grant.scopes.wantsRefreshToken ? provider.refreshTokens.issue(
+            tenant: grant.authority.tenant, clientID: grant.client.clientID, user: user, scope: scope,
+            clientAuthentication: clientAuthentication, issuedAt: grant.issuedAt, lifetime: refreshLifetime,
+            policy: grant.authority.policy.name) : nil
+        // MSAL's `client_info=1` gets `client_info` in place of `profile_info` (MSAL.NET's B2C capture, B2CWithTenantIdTestData.txt).
+        let body = B2CTokenBody(
+            accessToken: accessToken, idToken: idToken, issuedAt: grant.issuedAt, lifetime: factory.lifetime,
+            resource: audience?.clientID,
+            profileInfo: grant.includeClientInfo ? nil : TokenFactory.b2cProfileInfo(user: user, tenant: grant.authority.tenant),
+            scope: scope, refreshToken: refreshToken, refreshTokenLifetime: refreshLifetime,
+            clientInfo: grant.includeClientInfo ? TokenFactory.b2cClientInfo(user: user, authority: grant.authority) : nil)
+        return TokenResponse(body: body.json)
     }
 }

@@ -15,22 +15,14 @@ struct ClientCredentialsGrant: GrantHandler {
                           scopes: nil, applicationResource: resource, applicationResourceIdentifier: identifier,
                           issuedAt: call.provider.clock.now(), authenticationMethods: [], nonce: nil, includeClientInfo: false)
         let factory = call.provider.tokenFactory(call.directory, call.scope, tenant: tenant, clientID: client.clientID, username: nil)
-        let lifetime = factory.lifetime
         let token = try factory.applicationAccessToken(grant, roles: roles, tenant: tenant)
-        if call.request.version == .v1, let identifier {
-            var body: JSONObject = ["token_type": "Bearer"]
-            body.merge(TokenResponse.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
-            body["resource"] = .string(identifier)
-            body["access_token"] = .string(token)
-            return TokenResponse(body: .object(body))
-        }
-        // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked.
-        return TokenResponse(body: [
-            "token_type": "Bearer",
-            "expires_in": .int(lifetime),
-            "ext_expires_in": .int(lifetime),
-            "access_token": .string(token),
-        ], appToken: Self.facts(of: token, grant: grant, resource: resource, factory: factory, scope: call.scope))
+        // Entra: no scope, refresh token, ID token or client_info for client credentials, even when asked; v1's shape
+        // where a v1 request named its API by `resource`.
+        let version: ProtocolVersion = call.request.version == .v1 && identifier != nil ? .v1 : .v2
+        let body = EntraTokenBody(version: version, scope: nil, issuedAt: grant.issuedAt, lifetime: factory.lifetime,
+                                  resource: identifier, accessToken: token)
+        guard version == .v2 else { return TokenResponse(body: body.json) }
+        return TokenResponse(body: body.json, appToken: Self.facts(of: token, grant: grant, resource: resource, factory: factory, scope: call.scope))
     }
 
     /// What the edge needs to answer the same request again from this answer, when the answer follows from the

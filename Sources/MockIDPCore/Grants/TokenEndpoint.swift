@@ -99,43 +99,17 @@ extension TokenCall {
         if let refusal = scope.refusal(serving: tenant) { throw refusal }
         let version = request.version
         let factory = provider.tokenFactory(directory, scope, tenant: tenant, clientID: grant.client.clientID, username: user.username)
-        let lifetime = factory.lifetime
-        var body = JSONObject()
-        body["token_type"] = "Bearer"
-        if version == .v1 {
-            body["scope"] = .string(factory.delegatedScopes(grant).joined(separator: " "))
-            body.merge(TokenResponse.v1Lifetimes(issuedAt: grant.issuedAt, lifetime: lifetime))
-            body["resource"] = .string(scopes.resourceIdentifier ?? factory.cloud.graphResource)
-        } else {
-            body["scope"] = .string(scopes.requested.joined(separator: " "))
-            body["expires_in"] = .int(lifetime)
-            body["ext_expires_in"] = .int(lifetime)
-        }
-        body["access_token"] = .string(try factory.userAccessToken(grant, user: user, tenant: tenant))
-        if scopes.wantsRefreshToken {
-            body["refresh_token"] = .string(provider.refreshTokens.issue(for: grant, user: user, tenant: tenant, lifetime: directory.configuration.tokens.refreshLifetime))
-        }
-        if scopes.wantsIDToken {
-            body["id_token"] = .string(try factory.idToken(grant, user: user, tenant: tenant, version: TokenVersion(version)))
-        }
-        if grant.includeClientInfo {
-            body["client_info"] = .string(factory.clientInfo(user: user, tenant: tenant))
-        }
-        // Entra: family apps learn of their family from this member; MSAL then files the refresh token under it.
-        if grant.client.foci { body["foci"] = "1" }
-        return TokenResponse(body: .object(body))
-    }
-
-}
-
-extension TokenResponse {
-    /// Entra (v1): `expires_in`, `ext_expires_in`, `expires_on` and `not_before`, each a number in a string.
-    static func v1Lifetimes(issuedAt: Int, lifetime: Int) -> JSONObject {
-        var lifetimes = JSONObject()
-        lifetimes["expires_in"] = .string(String(lifetime))
-        lifetimes["ext_expires_in"] = .string(String(lifetime))
-        lifetimes["expires_on"] = .string(String(issuedAt + lifetime))
-        lifetimes["not_before"] = .string(String(issuedAt))
-        return lifetimes
+        let accessToken = try factory.userAccessToken(grant, user: user, tenant: tenant)
+        let refreshToken = scopes.wantsRefreshToken
+            ? provider.refreshTokens.issue(for: grant, user: user, tenant: tenant, lifetime: directory.configuration.tokens.refreshLifetime) : nil
+        let idToken = scopes.wantsIDToken ? try factory.idToken(grant, user: user, tenant: tenant, version: TokenVersion(version)) : nil
+        let body = EntraTokenBody(
+            version: version,
+            scope: version == .v1 ? factory.delegatedScopes(grant).joined(separator: " ") : scopes.requested.joined(separator: " "),
+            issuedAt: grant.issuedAt, lifetime: factory.lifetime,
+            resource: version == .v1 ? scopes.resourceIdentifier ?? factory.cloud.graphResource : nil,
+            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken,
+            clientInfo: grant.includeClientInfo ? factory.clientInfo(user: user, tenant: tenant) : nil, foci: grant.client.foci)
+        return TokenResponse(body: body.json)
     }
 }
