@@ -5,7 +5,9 @@ import MockIDPJOSE
 import MockIDPText
 
 /// What each route does: the mapping between HTTP and the provider.
-struct EndpointHandlers: Sendable {
+/// A class: every route's handler holds it, and a request hands it along many calls, which would copy each of its
+/// references every time were it a struct.
+final class EndpointHandlers: Sendable {
     let provider: IdentityProvider
     let options: ServerOptions
     let logger: Logger
@@ -18,6 +20,12 @@ struct EndpointHandlers: Sendable {
     let appTokenTemplates = AppTokenTemplates()
     /// The pages, parsed on first use: discovery and tokens never wait for them at start-up.
     var pages: Pages { Pages.shared }
+
+    init(provider: IdentityProvider, options: ServerOptions, logger: Logger) {
+        self.provider = provider
+        self.options = options
+        self.logger = logger
+    }
 
     /// A discovery document or key set, from the cache when the provider has not changed since it was built.
     /// Errors are not cached (their trace IDs and timestamps are per request).
