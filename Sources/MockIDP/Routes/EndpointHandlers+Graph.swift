@@ -7,7 +7,7 @@ extension EndpointHandlers {
     /// The versions Graph serves, as the first path segment.
     static let graphVersions = ["v1.0", "beta"]
 
-    /// Registers a catch-all route per Graph version; `IdentityProvider.graph` decides what the rest names.
+    /// Registers a catch-all route per Graph version; `GraphEndpoint` decides what the rest names.
     static func addGraphRoutes(to table: inout RouteTable<Route>, _ h: EndpointHandlers) {
         for version in graphVersions {
             let template = "/\(version)/{path...}"

@@ -42,7 +42,7 @@ struct SignInFlow {
         switch action {
         case "signin":
             let username = fields["username"] ?? ""
-            // The claims field of a tenant that makes users on the fly (IdentityProvider+AnyUser).
+            // The claims field of a tenant that makes users on the fly (`UsersOnTheFly`).
             var claims: ClaimSet?
             if let typed = fields["mockidp_claims"], !anyUserTenants.isEmpty {
                 switch UsersOnTheFly.signInClaims(json: typed) {

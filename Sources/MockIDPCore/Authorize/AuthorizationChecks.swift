@@ -233,7 +233,7 @@ package struct AuthorizationChecks {
     }
 
     /// mockidp's own: the members of `claims` that are not OpenID Connect's are claims for a user made on the fly
-    /// (IdentityProvider+AnyUser); they must be usable. The claims request itself is the token step's to read.
+    /// (`UsersOnTheFly`); they must be usable. The claims request itself is the token step's to read.
     private mutating func checkSignInClaims() throws(Failure) {
         guard let json = value("claims"), let result = UsersOnTheFly.signInClaims(claimsParameter: json) else { return }
         switch result {

@@ -18,7 +18,7 @@ package struct ClaimsRequest: Sendable, Equatable {
         var members: [String: [String: [String]]] = [:]
         for (member, claims) in root {
             guard let claims = claims.objectValue else {
-                // Members OpenID Connect does not define are claims for a user made on the fly (IdentityProvider+AnyUser),
+                // Members OpenID Connect does not define are claims for a user made on the fly (`UsersOnTheFly`),
                 // which the authorize step reads; MSAL sends the same parameter to the token endpoint.
                 if claims == .null || !UsersOnTheFly.claimsRequestMembers.contains(member) { continue }
                 return nil
