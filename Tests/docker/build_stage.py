@@ -3,9 +3,10 @@
 No registry is reachable where this project is tested, so the stage's base image is made here as its Dockerfile
 makes it: `swift:<version>-bookworm` is swiftlang/swift-docker's `<version>/debian/12/Dockerfile`, that is Debian
 bookworm (a minbase root, which is what the `debian` images are), the packages below, and the Swift toolchain
-unpacked to /opt/swift/<version> with its bin/ linked into /usr/bin. debootstrap makes the Debian part (cached
-under .build-build-stage/, keyed on the suite, the packages and the mirror); the toolchain is this machine's own,
-bound read-only at the image's path. On that root, an overlay keeps the cached root pristine, and the stage's own
+unpacked to a folder of its own (the image's SWIFT_PREFIX) with its bin/ linked into /usr/bin. debootstrap makes the
+Debian part (cached under .build-build-stage/, keyed on the suite, the packages and the mirror); the toolchain is this
+machine's own, found where `swift` runs from and bound read-only at the same folder in the root (the Dockerfile
+reaches it only through /usr/bin, so its folder does not matter to the build). On that root, an overlay keeps the cached root pristine, and the stage's own
 instructions run exactly as the Dockerfile says: each `RUN` with `/bin/sh -c` in a `chroot` (its `apt-get` too, from
 this machine's Debian mirror), `WORKDIR`, `ENV`, and `COPY . .` honouring .dockerignore. Swift packages come the way
 this machine's git reaches them (its `url.<base>.insteadOf` rules, their folders bound read-only): the build needs
@@ -97,7 +98,7 @@ class BuildRoot:
         except BlockingIOError:
             self.lock.close()
             raise AssertionError(f"another run builds in {SCRATCH.name}/ now: wait for it") from None
-        self.prefix = f"/opt/swift/{build.swift_version}"
+        self.prefix = str(toolchain)
         try:
             self.clear()
             for folder in (self.root, self.upper, self.work):

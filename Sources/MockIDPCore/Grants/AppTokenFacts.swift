@@ -1,7 +1,7 @@
 import MockIDPJOSE
 
-/// What an app-only answer is made of, for the edge to answer the same request again from the answer's bytes
-/// (`MockIDP`'s `AppTokenTemplates`): the token as issued, its issued time and lifetime, the key and algorithm that
+/// What an app-only answer is made of, for the edge's speed shortcut to answer the same request again from the
+/// answer's bytes (Core keeps no answers): the token as issued, its issued time and lifetime, the key and algorithm that
 /// signed it, and the directory generation it was issued in.
 ///
 /// `ClientCredentialsGrant` gives it only where the whole answer follows from the request and that directory
@@ -15,6 +15,6 @@ package struct AppTokenFacts: Sendable {
     package let lifetime: Int
     package let key: PrivateKey
     package let algorithm: SignatureAlgorithm
-    /// The generation of the directory snapshot the answer was made from: a template answers only in it.
+    /// The generation of the directory snapshot the answer was made from: the answer may be given again only in it.
     package let generation: Int
 }
