@@ -18,6 +18,8 @@ public final class IdentityProvider: Sendable {
     package let consents = Consents(capacity: 100_000)
     /// Faults, extra claims and tamper faults registered through the control API.
     package let controls = Controls()
+    /// The one-time passcodes External ID would have mailed.
+    package let outbox = Outbox()
 
     /// The provider's clock (tests move it forward).
     package let clock: ProviderClock
@@ -52,7 +54,7 @@ public final class IdentityProvider: Sendable {
 
     func tokenFactory(_ directory: Directory, _ context: RequestScope, tenant: Tenant?, lifetime: Int? = nil) -> TokenFactory {
         TokenFactory(key: directory.activeKey, cloud: context.cloud(for: tenant), baseURL: context.baseURL,
-                     issuerBaseURL: context.issuerBaseURL,
+                     issuerBaseURL: context.issuerBaseURL(for: tenant),
                      lifetime: lifetime ?? directory.configuration.tokens.lifetime, random: random, directory: directory,
                      servicePrincipals: servicePrincipals, claimsRequest: context.claims, clientAddress: context.clientAddress)
     }
@@ -81,7 +83,7 @@ public final class IdentityProvider: Sendable {
     }
 
     /// Back to the start: the loaded configuration's users and apps, no sessions, codes, device codes, refresh
-    /// tokens or consents, no faults or extra claims, and the real time. Signing keys stay as they are.
+    /// tokens or consents, no faults, extra claims or outbox messages, and the real time. Signing keys stay as they are.
     package func reset() {
         served.restoreLoadedConfiguration()
         refreshTokens.removeAll()
@@ -90,6 +92,7 @@ public final class IdentityProvider: Sendable {
         deviceCodes.removeAll()
         consents.removeAll()
         controls.removeAll()
+        outbox.removeAll()
         clock.reset()
     }
 

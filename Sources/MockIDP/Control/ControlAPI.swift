@@ -7,7 +7,7 @@ import MockIDPJOSE
 /// loopback callers only (403); with it every caller must send `Authorization: Bearer <token>` (401);
 /// `--no-admin` turns it off (404). The health check is not part of it and is always open.
 public enum ControlCall: String, CaseIterable, Sendable {
-    case addUser, addApp, addManagedIdentity, addGroup, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset
+    case addUser, addApp, addManagedIdentity, addGroup, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset, outbox
     case grantConsent, listConsents, revokeConsents
     case inspector, inspection, inspectToken
 
@@ -25,6 +25,8 @@ public enum ControlCall: String, CaseIterable, Sendable {
         (.clock, "POST", "/_mockidp/clock"),
         (.requests, "GET", "/_mockidp/requests"),
         (.reset, "POST", "/_mockidp/reset"),
+        // The one-time passcodes External ID would have mailed.
+        (.outbox, "GET", "/_mockidp/outbox"),
         // Consents users gave apps with consentRequired (Control/EndpointHandlers+Consents.swift).
         (.grantConsent, "POST", "/_mockidp/consents"),
         (.listConsents, "GET", "/_mockidp/consents"),
@@ -174,6 +176,8 @@ extension EndpointHandlers {
             return controlJSON(.object(["now": .int(provider.clock.now()), "offset": .int(provider.clock.offset)]))
         case .requests:
             return controlJSON(requestLog.json)
+        case .outbox:
+            return controlJSON(.object(["messages": .array(provider.outbox.all.map(\.json))]))
         case .reset:
             provider.reset()
             requestLog.clear()

@@ -64,11 +64,24 @@ extension ConfigurationOverlay {
 
     /// A tenant of the configuration. (Closures, not key paths: a key path applied to an entry copies it whole.)
     private static func tenant(_ tenant: TenantOverlay) -> Tenant {
-        Tenant(id: tenant.id.value, domains: tenant.domains.map { $0.value }, name: tenant.name?.value,
+        var domains = tenant.domains.map { $0.value }
+        let externalID = tenant.externalID.map { Self.decided($0.value, id: tenant.id.value, domains: &domains) }
+        return Tenant(id: tenant.id.value, domains: domains, name: tenant.name?.value,
                cloud: tenant.cloud?.value ?? .public, signIn: tenant.signIn?.value ?? SignInSettings(), b2c: tenant.b2c?.value,
                users: tenant.users.map { $0.user }, apps: tenant.apps.map { $0.app },
                managedIdentities: tenant.managedIdentities.map { $0.identity }, groups: tenant.groups.map { $0.group },
-               regionSubScope: tenant.regionSubScope?.value)
+               regionSubScope: tenant.regionSubScope?.value, externalID: externalID)
+    }
+
+    /// An External ID tenant's settings with its subdomain decided (by default the primary domain's first label),
+    /// and its `{subdomain}.onmicrosoft.com` among its domains, where authorities name it.
+    private static func decided(_ settings: ExternalIDSettings, id: String, domains: inout [String]) -> ExternalIDSettings {
+        var settings = settings
+        if settings.subdomain.isEmpty {
+            settings.subdomain = domains.first.flatMap { $0.split(separator: ".").first }.map { String($0).lowercased() } ?? id
+        }
+        if !domains.contains(where: { $0.lowercased() == settings.initialDomain }) { domains.append(settings.initialDomain) }
+        return settings
     }
 
     /// An overlay of a built configuration, for merging built configurations: having no origin in a file,
@@ -95,6 +108,7 @@ extension ConfigurationOverlay {
                 regionSubScope: tenant.regionSubScope.map { Sourced(value: $0, origin: nowhere) },
                 signIn: sourced(tenant.signIn, unless: SignInSettings()),
                 b2c: tenant.b2c.map { Sourced(value: $0, origin: nowhere) },
+                externalID: tenant.externalID.map { Sourced(value: $0, origin: nowhere) },
                 users: tenant.users.map { UserEntry(user: $0, origin: nowhere, usernameOrigin: nowhere, objectIDOrigin: nowhere) },
                 apps: tenant.apps.map { app in
                     var entry = ApplicationEntry(app: app, origin: nowhere, clientIDOrigin: nowhere)
@@ -120,6 +134,7 @@ extension TenantOverlay {
         if let value = later.regionSubScope { regionSubScope = value }
         if let value = later.signIn { signIn = value }
         if let value = later.b2c { b2c = value }
+        if let value = later.externalID { externalID = value }
 
         var knownDomains = Set(domains.map { $0.value.lowercased() })
         for domain in later.domains where knownDomains.insert(domain.value.lowercased()).inserted { domains.append(domain) }

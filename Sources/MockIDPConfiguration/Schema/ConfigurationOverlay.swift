@@ -30,6 +30,7 @@ package struct TenantOverlay {
     var regionSubScope: Sourced<RegionSubScope>?
     var signIn: Sourced<SignInSettings>?
     var b2c: Sourced<B2CSettings>?
+    var externalID: Sourced<ExternalIDSettings>?
     var users: [UserEntry] = []
     var apps: [ApplicationEntry] = []
     var managedIdentities: [ManagedIdentityEntry] = []

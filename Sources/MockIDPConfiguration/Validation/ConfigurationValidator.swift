@@ -52,6 +52,7 @@ struct ConfigurationValidator {
                 part.checkApps(of: tenant)
                 part.checkGroups(of: tenant)
                 part.checkRegionSubScope(of: tenant)
+                part.checkExternalID(of: tenant)
                 part.checkAPIPermissions(of: tenant, at: tenantIndex, apis: apis)
                 part.checkFederatedIssuers(of: tenant, trusted: trustedIssuers, tenantIDs: tenantIDs)
             }
@@ -99,6 +100,17 @@ struct ConfigurationValidator {
                     owners[key] = (index, domain.origin)
                 }
             }
+        }
+    }
+
+    /// An External ID tenant is no B2C tenant, and lives in the public cloud: ciamlogin.com has no sovereign twin.
+    private mutating func checkExternalID(of tenant: TenantOverlay) {
+        guard let externalID = tenant.externalID else { return }
+        if tenant.b2c != nil {
+            report(externalID.origin, "a tenant is either an Azure AD B2C tenant (b2c) or an External ID tenant (externalId), not both")
+        }
+        if let cloud = tenant.cloud, cloud.value != .public {
+            report(cloud.origin, "an External ID tenant lives in the public cloud (ciamlogin.com has no \(cloud.value.rawValue) twin)")
         }
     }
 

@@ -127,6 +127,7 @@ package final class Cloud: Sendable, Equatable {
     package static func forHost(_ host: String) -> Cloud? {
         switch HostScope(host: host) {
         case .login(let cloud), .b2c(let cloud): cloud
+        case .externalID: .publicCloud
         case .neutral: nil
         }
     }
@@ -139,7 +140,8 @@ package final class Cloud: Sendable, Equatable {
 }
 
 /// What the host name a request came to says about the tenants it may reach: a cloud's login host serves that
-/// cloud's tenants only, a `*.b2clogin.*` host that cloud's B2C tenants; any other name (localhost, an address,
+/// cloud's tenants only, a `*.b2clogin.*` host that cloud's B2C tenants, a `*.ciamlogin.com` host External ID
+/// tenants; any other name (localhost, an address,
 /// a configured host) serves every tenant, each as its own cloud.
 package enum HostScope: Sendable, Equatable {
     /// Not a cloud's name: every tenant is served, each answering as its own cloud.
@@ -148,17 +150,18 @@ package enum HostScope: Sendable, Equatable {
     case login(Cloud)
     /// A B2C host of `cloud` (e.g. `contoso.b2clogin.com`): only that cloud's B2C tenants.
     case b2c(Cloud)
+    /// An External ID host (`{subdomain}.ciamlogin.com`, `{tid}.ciamlogin.com`): only External ID tenants.
+    case externalID
 
     /// The scope of `host` (a host name without port; any case).
     package init(host: String) {
         let h = host.lowercasedIfNeeded()
         if let cloud = Self.loginHosts[h] { self = .login(cloud); return }
-        // By byte: `String.hasSuffix` compares by `Character` (the host is ASCII: `HostHeader` lets nothing else in).
-        for (suffix, cloud) in Self.b2cHostSuffixes
-        where h.utf8.count > suffix.utf8.count && h.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+        for (suffix, cloud) in Self.b2cHostSuffixes where Self.hasSuffix(h, suffix) {
             self = .b2c(cloud)
             return
         }
+        if Self.hasSuffix(h, Self.externalIDHostSuffix) { self = .externalID; return }
         self = .neutral
     }
 
@@ -168,6 +171,15 @@ package enum HostScope: Sendable, Equatable {
         for cloud in Cloud.all { for alias in cloud.aliases where hosts[alias] == nil { hosts[alias] = cloud } }
         return hosts
     }()
+
+    /// Whether `host` is a name under `suffix` (which starts with a dot), compared by byte: `String.hasSuffix`
+    /// compares by `Character` (the host is ASCII: `HostHeader` lets nothing else in).
+    private static func hasSuffix(_ host: String, _ suffix: String) -> Bool {
+        host.utf8.count > suffix.utf8.count && host.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+    }
+
+    /// `.ciamlogin.com`, with the dot.
+    private static let externalIDHostSuffix = "." + ExternalIDSettings.hostSuffix
 
     /// `.b2clogin.com` and its sovereign twins, with the dot, in `Cloud.all`'s order.
     private static let b2cHostSuffixes: [(suffix: String, cloud: Cloud)] = Cloud.all.map { ("." + $0.b2cHostSuffix, $0) }
@@ -179,6 +191,7 @@ package enum HostScope: Sendable, Equatable {
         case .neutral: true
         case .login(let cloud): tenant.cloud == cloud.name
         case .b2c(let cloud): tenant.cloud == cloud.name && tenant.b2c != nil
+        case .externalID: tenant.externalID != nil
         }
     }
 
@@ -192,13 +205,16 @@ package enum HostScope: Sendable, Equatable {
             tenant.b2c == nil
                 ? "tenant '\(tenant.primaryDomain)' is not an Azure AD B2C tenant, and \(host) serves only B2C tenants"
                 : "tenant '\(tenant.primaryDomain)' lives in the \(tenant.cloud.rawValue) cloud, and \(host) serves only B2C tenants of the \(cloud.name.rawValue) cloud"
+        case .externalID:
+            "tenant '\(tenant.primaryDomain)' is not a Microsoft Entra External ID tenant, and \(host) serves only External ID tenants"
         }
     }
 }
 
 extension IdentityProviderConfiguration {
     /// Every host name the configuration serves beyond loopback and the listen address: the configured `hosts`,
-    /// the login hosts of every cloud a tenant lives in, and the `*.b2clogin.*` host of each B2C tenant. These go
+    /// the login hosts of every cloud a tenant lives in, the `*.b2clogin.*` host of each B2C tenant, and the
+    /// ciamlogin hosts and custom domains of each External ID tenant. These go
     /// into the TLS certificate, so clients that reach the server by a real cloud name trust it.
     package var servedHostNames: [String] {
         var names: [String] = []
@@ -211,6 +227,10 @@ extension IdentityProviderConfiguration {
             let cloud = Cloud.named(tenant.cloud)
             cloud.aliases.forEach(add)
             if tenant.b2c != nil { add(cloud.b2cHost(of: tenant)) }
+            if let externalID = tenant.externalID {
+                externalID.ciamloginHosts(tenantID: tenant.id).forEach(add)
+                externalID.customDomains.forEach(add)
+            }
         }
         return names
     }

@@ -42,6 +42,8 @@ public struct Application: Sendable, Equatable {
     /// can be shown (password, refresh token, on-behalf-of, `prompt=none`). When false, as an app whose permissions
     /// an administrator consented to for the whole tenant, users are never asked.
     public var consentRequired: Bool = false
+    /// The app may use External ID's native authentication API (the portal's "Enable native authentication").
+    public var nativeAuth: Bool = false
     /// Entra's family of client IDs: a refresh token issued to a family app is redeemable by every other family
     /// public client of the tenant, and token responses say `"foci": "1"`.
     public var foci: Bool = false

@@ -1,4 +1,4 @@
-/// A directory: an Entra ID tenant or an Azure AD B2C tenant, with its users and app registrations.
+/// A directory: an Entra ID tenant, an Azure AD B2C tenant or an External ID tenant, with its users and app registrations.
 public struct Tenant: Sendable, Equatable {
     /// The tenant GUID, lower-case.
     public var id: String
@@ -12,6 +12,8 @@ public struct Tenant: Sendable, Equatable {
     public var signIn: SignInSettings
     /// Present only for an Azure AD B2C tenant.
     public var b2c: B2CSettings?
+    /// Present only for a Microsoft Entra External ID (customer) tenant.
+    public var externalID: ExternalIDSettings?
     /// The people who can sign in.
     public var users: [User]
     /// The app registrations.
@@ -27,8 +29,10 @@ public struct Tenant: Sendable, Equatable {
     /// A tenant; only `id` is required.
     public init(id: String, domains: [String] = [], name: String? = nil, cloud: CloudName = .public,
                 signIn: SignInSettings = SignInSettings(), b2c: B2CSettings? = nil, users: [User] = [], apps: [Application] = [],
-                managedIdentities: [ManagedIdentity] = [], groups: [Group] = [], regionSubScope: RegionSubScope? = nil) {
+                managedIdentities: [ManagedIdentity] = [], groups: [Group] = [], regionSubScope: RegionSubScope? = nil,
+                externalID: ExternalIDSettings? = nil) {
         self.id = id
+        self.externalID = externalID
         self.regionSubScope = regionSubScope
         self.groups = groups
         self.domains = domains

@@ -33,7 +33,7 @@ package struct DiscoveryDocuments {
             responseTypes: v2 ? ["code", "id_token", "code id_token", "id_token token"]
                 : ["code", "id_token", "code id_token", "token id_token", "token"],
             scopes: v2 ? ["openid", "profile", "email", "offline_access"] : ["openid"],
-            issuer: v2 ? "\(context.issuerBaseURL)/\(authority.issuerTenant)/v2.0" : "https://\(cloud.v1IssuerHost)/\(authority.issuerTenant)/",
+            issuer: v2 ? "\(context.issuerBaseURL(for: authority.specificTenant))/\(authority.issuerTenant)/v2.0" : "https://\(cloud.v1IssuerHost)/\(authority.issuerTenant)/",
             authorizationEndpoint: url(v2 ? .v2Authorize : .v1Authorize),
             deviceAuthorizationEndpoint: url(v2 ? .v2DeviceCode : .v1DeviceCode),
             endSessionEndpoint: url(v2 ? .v2Logout : .v1Logout),
@@ -58,7 +58,7 @@ package struct DiscoveryDocuments {
         guard let authority = Authority(segment: segment, directory: directory) else {
             return .failure(.tenantNotFound(segment, forDiscovery: true))
         }
-        let issuer: String? = version == .v2 ? "\(context.issuerBaseURL)/\(authority.issuerTenant)/v2.0" : nil
+        let issuer: String? = version == .v2 ? "\(context.issuerBaseURL(for: authority.specificTenant))/\(authority.issuerTenant)/v2.0" : nil
         var keys: [JSONWebKey] = []
         for key in directory.signingKeys {
             do { keys.append(try key.jsonWebKey(issuer: issuer)) } catch {

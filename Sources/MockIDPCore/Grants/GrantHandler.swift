@@ -33,6 +33,18 @@ enum GrantTable {
         .jwtBearer: OnBehalfOfGrant(),
     ]
 
+    /// An External ID tenant's grants, by `grant_type`: Entra's, but for the resource owner password grant, which
+    /// External ID does not offer (Microsoft Learn, "Supported features in external tenants": ROPC "No"); `password`
+    /// there is the native authentication API's sign-in step, which carries a `continuation_token`.
+    static let externalID: [String: any GrantHandler] = [
+        "authorization_code": AuthorizationCodeGrant(),
+        "client_credentials": ClientCredentialsGrant(),
+        "refresh_token": RefreshTokenGrant(),
+        "urn:ietf:params:oauth:grant-type:device_code": DeviceCodeGrant(),
+        "urn:ietf:params:oauth:grant-type:jwt-bearer": OnBehalfOfGrant(),
+        "password": ExternalIDPasswordGrant(),
+    ]
+
     /// A B2C user flow's grants, by `grant_type` (B2C's token endpoint has no other; `password` is ROPC policies' only).
     static let b2c: [String: any GrantHandler] = [
         "authorization_code": B2CAuthorizationCodeGrant(),

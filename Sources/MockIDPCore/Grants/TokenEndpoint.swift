@@ -20,6 +20,10 @@ struct TokenEndpoint {
                 guard let grant = GrantTable.b2c[name] else { throw .b2cUnsupportedGrantType(name) }
                 let call = TokenCall(provider: provider, parameters: parameters, request: request, scope: context, authority: .tenant(b2c.tenant))
                 return .success(try grant.issue(call))
+            case .externalID(let tenant):
+                guard let grant = GrantTable.externalID[name] else { throw .unsupportedGrantType(name) }
+                let call = TokenCall(provider: provider, parameters: parameters, request: request, scope: context, authority: .tenant(tenant))
+                return .success(try grant.issue(call))
             case .entra:
                 guard let authority = Authority(segment: request.tenant, directory: context.directory) else {
                     throw .tenantNotFound(request.tenant, forDiscovery: false)

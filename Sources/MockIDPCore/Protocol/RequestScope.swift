@@ -60,6 +60,15 @@ package struct RequestScope: Sendable {
         return baseURL
     }
 
+    /// The scheme and host of `tenant`'s v2 issuer: for an External ID tenant asked at a ciamlogin host or one of its
+    /// custom domains, `https://{tid}.ciamlogin.com` (Microsoft Learn, "Tokens in external tenants": the issuer
+    /// names the tenant GUID as host label); otherwise `issuerBaseURL`.
+    package func issuerBaseURL(for tenant: Tenant?) -> String {
+        guard let tenant, let externalID = tenant.externalID,
+              hostScope == .externalID || externalID.customDomains.contains(host) else { return issuerBaseURL }
+        return String(joining: "https://", tenant.id, ".", ExternalIDSettings.hostSuffix)
+    }
+
     /// The B2C user flow the request is for; nil in Entra's dialect.
     package var b2c: B2CAuthority? {
         if case .b2c(let authority) = dialect { return authority }
@@ -72,12 +81,14 @@ extension RequestScope {
     package func cloud(for tenant: Tenant?) -> Cloud {
         switch hostScope {
         case .login(let cloud), .b2c(let cloud): cloud
+        case .externalID: .publicCloud
         case .neutral: tenant.map { Cloud.named($0.cloud) } ?? .publicCloud
         }
     }
 
     /// Entra's AADSTS90002 when the tenant segment of the request names a configured tenant that the request's host
-    /// does not serve (a tenant of another cloud, or a non-B2C tenant on a `*.b2clogin.*` host); nil otherwise.
+    /// does not serve (a tenant of another cloud, a non-B2C tenant on a `*.b2clogin.*` host, a workforce tenant on a
+    /// `*.ciamlogin.com` host); nil otherwise.
     /// Unknown names are left to the endpoint, which reports them in its own way.
     package func hostRefusal(tenantSegment: String, forDiscovery: Bool) -> OAuthError? {
         guard hostScope != .neutral, let tenant = directory.tenant(tenantSegment) else { return nil }

@@ -107,6 +107,9 @@ package enum AppFields {
         "Delegated permissions need the user's consent: the consent page after sign-in, or AADSTS65001 where no page can be shown.",
         \.consentRequired)
 
+    package static let nativeAuth = AppField<Bool>.flag(
+        "nativeAuth", "The app may use External ID's native authentication API (External ID tenants).", \.nativeAuth)
+
     package static let foci = AppField<Bool>(
         "foci", .boolean, "A member of the family of client IDs (public clients only): family refresh tokens redeem here.",
         read: { decoder, node, origin, entry in
@@ -137,7 +140,7 @@ package enum AppFields {
     static let table = FieldTable(
         clientID, name, type, secret, certificates, federatedCredentials, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
         accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE,
-        consentRequired, groupMembershipClaims, optionalClaims, foci
+        consentRequired, nativeAuth, groupMembershipClaims, optionalClaims, foci
     ).reading(foci, before: enableIDTokenIssuance)
 }
 

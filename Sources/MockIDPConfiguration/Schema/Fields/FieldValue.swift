@@ -52,6 +52,7 @@ extension FieldValue where Self: RawRepresentable, RawValue == String {
 extension ClientType: FieldValue {}
 extension CloudName: FieldValue {}
 extension PolicyClaim: FieldValue {}
+extension ExternalIDSignInMethod: FieldValue {}
 extension GroupMembershipClaims: FieldValue {}
 
 /// The value type of a key holding nested mappings (`tokens`, `b2c`, `users`, …): a control-API body never

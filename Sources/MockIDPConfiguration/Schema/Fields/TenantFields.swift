@@ -48,6 +48,14 @@ package enum TenantFields {
         },
         print: { tenant in tenant.b2c.map { .mapping(B2CFields.table.printed($0)) } })
 
+    package static let externalID = TenantField<Nested>(
+        "externalId", .mapping(ExternalIDFields.table.schema),
+        "Makes the tenant a Microsoft Entra External ID (customer) tenant, served at {subdomain}.ciamlogin.com.",
+        read: { decoder, node, origin, tenant in
+            tenant.externalID = decoder.externalID(node, at: origin).map { Sourced(value: $0, origin: origin) }
+        },
+        print: { tenant in tenant.externalID.map { .mapping(ExternalIDFields.table.printed($0)) } })
+
     package static let users = TenantField<Nested>(
         "users", .list(.mapping(UserFields.table.schema)), "The people who can sign in.",
         read: { decoder, node, origin, tenant in
@@ -90,7 +98,7 @@ package enum TenantFields {
         },
         print: { tenant in tenant.groups.isEmpty ? nil : .entries(tenant.groups.map(GroupFields.table.printed)) })
 
-    static let table = FieldTable(id, domains, name, cloud, regionSubScope, signIn, b2c, users, apps, groups, managedIdentities)
+    static let table = FieldTable(id, domains, name, cloud, regionSubScope, signIn, b2c, externalID, users, apps, groups, managedIdentities)
 }
 
 /// The keys of a tenant's `b2c:` mapping, in print order.
