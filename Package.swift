@@ -56,7 +56,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The pages of templates/ (symlinked), compiled into the binary.
-            resources: ["style", "signin", "consent", "error", "form_post", "signedout", "devicecode", "message", "b2c_signin", "b2c_selfasserted", "inspector", "not_found"].map { .embedInCode("Resources/\($0).mustache") }
+            resources: ["style", "signin", "consent", "error", "form_post", "signedout", "devicecode", "message", "b2c_signin", "b2c_selfasserted", "externalid", "inspector", "not_found"].map { .embedInCode("Resources/\($0).mustache") }
         ),
         .target(name: "MockIDPTesting", dependencies: [
             "MockIDP", "MockIDPCore", "MockIDPConfiguration", "MockIDPJOSE", "MockIDPHTTP",

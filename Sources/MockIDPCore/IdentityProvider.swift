@@ -20,6 +20,8 @@ public final class IdentityProvider: Sendable {
     package let controls = Controls()
     /// The one-time passcodes External ID would have mailed.
     package let outbox = Outbox()
+    /// The codes External ID's sign-in pages wait for.
+    let emailVerifications = EmailVerifications()
 
     /// The provider's clock (tests move it forward).
     package let clock: ProviderClock
@@ -93,6 +95,7 @@ public final class IdentityProvider: Sendable {
         consents.removeAll()
         controls.removeAll()
         outbox.removeAll()
+        emailVerifications.removeAll()
         clock.reset()
     }
 
@@ -126,6 +129,8 @@ public final class IdentityProvider: Sendable {
     package var graph: GraphEndpoint { GraphEndpoint(clock: clock) }
     /// Managed identity token endpoints (IMDS, App Service, Cloud Shell).
     package var managedIdentity: ManagedIdentityEndpoint { ManagedIdentityEndpoint(provider: self) }
+    /// External ID's sign-up, e-mail codes and password reset.
+    package var externalIDUserFlows: ExternalIDUserFlows { ExternalIDUserFlows(provider: self) }
     /// B2C's sign-up, password reset and profile edit.
     package var b2cUserFlows: B2CUserFlows { B2CUserFlows(served: served) }
     /// Tokens minted offline (`mockidp token`, `mockidp probe`).

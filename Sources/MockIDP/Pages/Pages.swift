@@ -16,6 +16,7 @@ struct Pages: Sendable {
             "form_post": PackageResources.form_post_mustache, "signedout": PackageResources.signedout_mustache,
             "devicecode": PackageResources.devicecode_mustache, "message": PackageResources.message_mustache,
             "b2c_signin": PackageResources.b2c_signin_mustache, "b2c_selfasserted": PackageResources.b2c_selfasserted_mustache,
+            "externalid": PackageResources.externalid_mustache,
             "inspector": PackageResources.inspector_mustache, "not_found": PackageResources.not_found_mustache,
         ]
         var templates: [String: MustacheTemplate] = [:]

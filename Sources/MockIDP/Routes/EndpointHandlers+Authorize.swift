@@ -9,7 +9,7 @@ extension EndpointHandlers {
     static let formCookie = "mockidp_form"
     /// Form fields this server's own pages add; they never reach the protocol checks.
     static let pageFields: Set<String> = ["mockidp_action", "mockidp_form_token", "mockidp_account", "mockidp_claims", "username", "password", "consent",
-                                          "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname"]
+                                          "email", "newPassword", "reenterPassword", "displayName", "givenName", "surname", "code"]
 
     func authorize(_ request: HTTPRequest, tenant: String, version: ProtocolVersion, context: RequestScope) throws(OAuthError) -> HTTPResponse {
         guard request.method == "GET" || request.method == "POST" else {
@@ -21,8 +21,10 @@ extension EndpointHandlers {
                 throw .malformedRequest(error.description)
             }
         }
-        let submitted = Dictionary(parameters.filter { Self.pageFields.contains($0.name) }, uniquingKeysWith: { a, _ in a })
-        let protocolParameters = parameters.filter { !Self.pageFields.contains($0.name) }
+        // Fields named mockidp_… are the pages' own too (External ID's code handle and attributes).
+        let isPageField = { (name: String) in Self.pageFields.contains(name) || name.hasPrefix("mockidp_") }
+        let submitted = Dictionary(parameters.filter { isPageField($0.name) }, uniquingKeysWith: { a, _ in a })
+        let protocolParameters = parameters.filter { !isPageField($0.name) }
         // The dialect (Entra, or a B2C user flow in any authority form) was resolved at the edge.
         let checked = AuthorizationRequest(tenant: tenant, version: version, parameters: protocolParameters)
         switch provider.authorizeEndpoint.checkAuthorization(checked, scope: context) {
@@ -34,15 +36,18 @@ extension EndpointHandlers {
             let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
             let flow = SignInFlow(handlers: self, request: request, context: context, validated: validated,
                                   hidden: protocolParameters, cookies: cookies)
-            // B2C's user flows have their own pages.
+            // B2C's user flows and External ID's sign-up have their own pages.
             let b2cFlow = validated.b2c.map { _ in B2CSignInFlow(base: flow) }
+            var externalIDFlow: ExternalIDSignInFlow?
+            if case .externalID(let tenant) = context.dialect { externalIDFlow = ExternalIDSignInFlow(base: flow, tenant: tenant) }
             if let action = submitted["mockidp_action"] {
                 guard let token = submitted["mockidp_form_token"], let expected = cookies[Self.formCookie], token == expected else {
                     throw .formTokenMismatch()
                 }
+                if let externalIDFlow, ExternalIDSignInFlow.handles(action) { return externalIDFlow.submit(action: action, fields: submitted) }
                 return b2cFlow?.submit(action: action, fields: submitted) ?? flow.submit(action: action, fields: submitted)
             }
-            return b2cFlow?.start() ?? flow.start()
+            return b2cFlow?.start() ?? externalIDFlow?.start() ?? flow.start()
         }
     }
 

@@ -155,6 +155,11 @@ struct SignInFlow {
         ]
         if let username { context["username"] = username }
         if let error { context["error"] = error }
+        // External ID's sign-in page offers sign-up and password reset.
+        if case .externalID(let tenant) = self.context.dialect {
+            context["offersReset"] = true
+            context["offersSignUp"] = tenant.externalID?.signUp ?? false
+        }
         let domains = anyUserTenants.flatMap(\.domains)
         if !domains.isEmpty {
             context["anyUserDomains"] = domains.joined(separator: ", ")

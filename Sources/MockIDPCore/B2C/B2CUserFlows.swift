@@ -15,8 +15,8 @@ package struct B2CUserFlows {
     package func signUp(email: String, password: String, reenteredPassword: String, displayName: String,
                           givenName: String, surname: String, authority: B2CAuthority, directory: Directory) -> Result<User, SelfAssertedProblem> {
         let email = email.trimmingSpaces()
-        guard Self.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
-        if let problem = Self.passwordProblem(password, reentered: reenteredPassword) { return .failure(problem) }
+        guard LocalAccount.isEmailAddress(email) else { return .failure(SelfAssertedProblem(message: "Please enter a valid email address.")) }
+        if let problem = LocalAccount.passwordProblem(password, reentered: reenteredPassword, longest: 64) { return .failure(problem) }
         let tenant = authority.tenant
         guard directory.user(email, in: tenant) == nil else {
             return .failure(SelfAssertedProblem(message: "A user with the specified ID already exists. Please choose a different one."))
@@ -37,7 +37,7 @@ package struct B2CUserFlows {
         guard var user = directory.user(email.trimmingSpaces(), in: authority.tenant) else {
             return .failure(SelfAssertedProblem(message: "An account could not be found for the provided user ID."))
         }
-        if let problem = Self.passwordProblem(newPassword, reentered: reenteredPassword) { return .failure(problem) }
+        if let problem = LocalAccount.passwordProblem(newPassword, reentered: reenteredPassword, longest: 64) { return .failure(problem) }
         user.password = newPassword
         guard served.upsertUser(user, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
         return .success(user)
@@ -55,27 +55,5 @@ package struct B2CUserFlows {
         current.claims["family_name"] = surname.isEmpty ? nil : .string(surname)
         guard served.upsertUser(current, tenant: authority.tenant.id) else { return .failure(SelfAssertedProblem(message: "The tenant no longer exists.")) }
         return .success(current)
-    }
-
-    /// B2C's default password rule for local accounts: 8 to 64 characters, three of lower case, upper case,
-    /// digit and symbol; and both fields alike.
-    static func passwordProblem(_ password: String, reentered: String) -> SelfAssertedProblem? {
-        let classes = [
-            password.contains(where: \.isLowercase), password.contains(where: \.isUppercase),
-            password.contains(where: \.isNumber), password.contains(where: { !$0.isLetter && !$0.isNumber && $0 != " " }),
-        ].filter { $0 }.count
-        guard (8...64).contains(password.count), classes >= 3 else {
-            return SelfAssertedProblem(message: "The password must be between 8 and 64 characters and have at least 3 of the following: a lowercase letter, an uppercase letter, a digit, a symbol.")
-        }
-        guard password == reentered else {
-            return SelfAssertedProblem(message: "The password entry fields do not match. Please enter the same password in both fields and try again.")
-        }
-        return nil
-    }
-
-    static func isEmailAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
-        return !text.contains(where: { $0 == " " || $0 == "<" || $0 == ">" })
     }
 }

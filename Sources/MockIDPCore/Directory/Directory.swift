@@ -135,7 +135,7 @@ package final class Directory: Sendable {
 
     /// The user of `tenant` who signs in as `username`: a member by username, or a guest by the name they use
     /// at home (Entra: a B2B guest signs in to the inviting tenant with their own account).
-    func user(_ username: String, in tenant: Tenant) -> User? {
+    package func user(_ username: String, in tenant: Tenant) -> User? {
         guard let t = tenantIndex[tenant.id] else { return nil }
         let key = username.lowercased()
         guard let u = userIndex[t]?[key] ?? guestIndex[t]?[key] else { return nil }
