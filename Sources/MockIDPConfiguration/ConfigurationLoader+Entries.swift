@@ -9,7 +9,11 @@ extension ConfigurationLoader {
     package static func decodeUser(text: String, fileName: String, tenantID: String,
                                   joining configuration: IdentityProviderConfiguration) throws(ConfigurationError) -> User {
         try decodeEntry(text: text, fileName: fileName, tenantID: tenantID, joining: configuration,
-                        decode: { decoder, root, origin in decoder.userEntry(root, at: origin, tenantID: tenantID) },
+                        decode: { decoder, root, origin in
+                            let tenant = configuration.tenants.first { $0.id == tenantID }
+                            return decoder.userEntry(root, at: origin, tenantID: tenantID,
+                                                     passwordOptional: tenant?.externalID?.signIn == .otp)
+                        },
                         add: { tenant, entry in
                             tenant.users.removeAll { $0.user.username.lowercased() == entry.user.username.lowercased() }
                             tenant.users.append(entry)

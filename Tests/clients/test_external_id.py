@@ -5,6 +5,7 @@ names (in a private namespace, see namespace.py), with the sign-up in headless C
 PyJWT against the key set the discovery document names."""
 import json
 import os
+import subprocess
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import jwt
@@ -12,7 +13,7 @@ import msal
 import pytest
 import requests
 
-from conftest import serving
+from conftest import binary, serving
 from namespace import run_at_real_hosts
 from test_browser import CHROMEDRIVER, CHROMIUM, code_from, loopback_redirect, new_browser, wait
 from test_signin import forms
@@ -169,6 +170,12 @@ def test_password_sign_in_then_sign_up_with_a_code_and_attributes(eid):
     location = post_form(b2, eid, authorize_page(b2, eid), "signin", expect_redirect=True, username=new, password="Erin-Passw0rd")
     again = verify(eid, redeem(eid, location)["id_token"], MOBILE)
     assert again["oid"] == claims["oid"]
+    # The inspector shows the new customer and the code that was mailed.
+    inspection = requests.get(eid.url("/_mockidp/inspection"), verify=eid.ca).json()
+    [tenant] = [t for t in inspection["tenants"] if t["id"] == TENANT]
+    assert tenant["externalId"] is True and any(u["username"] == new and u["oid"] == claims["oid"] for u in tenant["users"])
+    assert any(m["to"] == new and m["code"] == message["code"] for m in inspection["outbox"])
+    assert any(a["url"] == "https://%s/%s" % (CIAM_HOST, TENANT) for a in tenant["authorities"])
 
 
 def test_password_reset_with_a_code_and_a_spent_code_is_refused(eid):
@@ -209,15 +216,27 @@ def test_a_code_only_tenant_signs_in_with_a_mailed_code(tmp_path):
     config.write_text(json.dumps({"tenants": [{
         "id": "5e7a9c1b-3d5f-4b7a-9c1e-3f5a7b9d1c2e", "domains": ["tailspincustomers.onmicrosoft.com"],
         "externalId": {"signIn": "otp", "attributes": ["givenName"]},
-        "users": [{"username": "fay@example.com", "password": "unused-Passw0rd"}],
+        "users": [{"username": "fay@example.com"}],
         "apps": [{"clientId": "7a9c1e3b-5d7f-4a9c-b1e3-5a7c9e1b3d5f", "type": "public", "redirectUris": ["http://localhost"]}],
     }]}))
+    # A code-only tenant's users need no password; any other tenant's do.
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(json.dumps({"tenants": [{"id": "6f8b0d2c-4e6a-4c8b-a0d2-4f6b8c0e2a3f", "domains": ["x.onmicrosoft.com"],
+                                            "externalId": {}, "users": [{"username": "no-password@example.com"}]}]}))
+    check = subprocess.run([binary(), "config", "check", str(bad)], capture_output=True, text=True)
+    assert check.returncode != 0 and "missing required key 'password'" in check.stderr + check.stdout, check
     with serving(str(config)) as s:
         b = browser(s)
         query = {"client_id": "7a9c1e3b-5d7f-4a9c-b1e3-5a7c9e1b3d5f", "response_type": "code",
                  "redirect_uri": "http://localhost:9", "scope": "openid", "state": "x"}
         page = b.get(s.url("/tailspincustomers.onmicrosoft.com/oauth2/v2.0/authorize?" + urlencode(query))).text
         assert 'data-step="signin-email"' in page and 'type="password"' not in page
+        # Fay has no password: a hand-made password post with an empty one signs nobody in.
+        form = next(f for f in forms(page) if ("mockidp_action", "eid_email") in f["fields"])
+        fields = [(k, v) for k, v in form["fields"] if k not in ("mockidp_action", "email")]
+        refused = b.post(s.url(form["action"]), data=fields + [("mockidp_action", "signin"), ("username", "fay@example.com"),
+                                                               ("password", "")], allow_redirects=False)
+        assert refused.status_code == 200 and "incorrect" in refused.text
         page = post_form(b, s, page, "eid_email", email="fay@example.com")
         message = last_code(s, "fay@example.com")
         assert message["purpose"] == "signIn"

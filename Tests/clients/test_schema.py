@@ -106,6 +106,9 @@ users: [{username: 1234, password: 5678}]
 """),
     "a B2C tenant": tenant("b2c: {policies: [B2C_1_signupsignin], policyClaim: acr}"),
     "a GCC High tenant": tenant("cloud: usgov\nregionSubScope: DODCON"),
+    "an External ID tenant whose users sign in with codes": tenant(
+        "externalId: {signIn: otp, customDomains: [login.contoso.com], attributes: [displayName, city]}\n"
+        "users: [{username: carol@example.com}]"),
 }
 
 # Files both refuse: unknown keys, wrong types, bad enumerations, missing required keys, bad GUIDs and host names.
@@ -124,7 +127,8 @@ BAD = {
     "an unknown policy claim": tenant("b2c: {policies: [B2C_1_x], policyClaim: sub}"),
     "anyUser that is no boolean": tenant("signIn: {anyUser: everyone}"),
     "a tenant without id": "tenants:\n  - name: Contoso\n",
-    "a user without password": tenant("users: [{username: a@contoso.com}]"),
+    "an unknown External ID sign-in method": tenant("externalId: {signIn: sms}"),
+    "an External ID attribute that is no name": tenant("externalId: {attributes: ['shoe size']}"),
     "an app without clientId": tenant("apps: [{name: x}]"),
     "B2C without policies": tenant("b2c: {policyClaim: tfp}"),
     "a tenant id that is no GUID": "tenants:\n  - id: contoso\n",
@@ -147,6 +151,10 @@ LOADER_ONLY = {
     "a javascript: redirect URI": tenant("apps: [{clientId: %s, redirectUris: ['javascript:alert(1)']}]" % APP),
     "a certificate file that does not exist": tenant("apps: [{clientId: %s, certificates: [missing.pem]}]" % APP),
     "a region sub-scope of another cloud's tenants": tenant("regionSubScope: DOD"),
+    # Only a code-only External ID tenant's users may lack a password: the schema cannot tie a user to its tenant.
+    "a user without password": tenant("users: [{username: a@contoso.com}]"),
+    "a tenant both B2C and External ID": tenant("b2c: {policies: [B2C_1_x]}\nexternalId: {}"),
+    "an External ID attribute sign-up cannot collect": tenant("externalId: {attributes: [shoeSize]}"),
 }
 
 # The schema is stricter where an editor should suggest the one spelling: the loader also reads an enumeration's

@@ -43,6 +43,7 @@ extension EndpointHandlers {
             }
             return ["id": .string(tenant.id), "name": .string(tenant.displayName), "domains": .array(tenant.domains.map(JSONValue.string)),
                     "cloud": .string(tenant.cloud.rawValue), "anyUser": .bool(tenant.signIn.anyUser),
+                    "externalId": .bool(tenant.externalID != nil),
                     "authorities": .array(authorities(of: tenant, base: base)), "users": .array(users), "apps": .array(apps),
                     "managedIdentities": .array(identities), "groups": .array(groups)]
         }
@@ -53,7 +54,8 @@ extension EndpointHandlers {
             .array(accounts.map { ["username": .string($0.username), "tenant": .string($0.tenantID), "authTime": .int($0.authTime)] })
         }
         return controlJSON(["baseUrl": .string(base), "now": .int(provider.clock.now()), "tenants": .array(tenants),
-                            "keys": .array(keys), "sessions": .array(sessions), "consents": .array(provider.consents.all.map(\.json))])
+                            "keys": .array(keys), "sessions": .array(sessions), "consents": .array(provider.consents.all.map(\.json)),
+                            "outbox": .array(provider.outbox.all.map(\.json))])
     }
 
     /// Every authority form a client may use for `tenant`, each a labelled URL from the endpoint tables.
@@ -71,6 +73,11 @@ extension EndpointHandlers {
         rows.append(row("keys", EndpointTable.url(.v2Keys, baseURL: base, tenant: tenant.id)))
         for policy in tenant.b2c?.policies ?? [] {
             rows.append(row("B2C \(policy)", B2CEndpointTable.tfpAuthority(baseURL: base, tenant: tenant.primaryDomain, policy: policy)))
+        }
+        if let externalID = tenant.externalID {
+            for host in externalID.ciamloginHosts(tenantID: tenant.id) + externalID.customDomains {
+                rows.append(row("External ID at \(host) (when that name reaches this server)", "https://\(host)/\(tenant.id)"))
+            }
         }
         if tenant.cloud != .public {
             let host = Cloud.named(tenant.cloud).preferredNetworkHost

@@ -140,14 +140,16 @@ struct ConfigurationDecoder {
         return fields.has(B2CFields.policies) ? settings : nil
     }
 
-    /// One `users:` entry (also what the control API decodes).
-    mutating func userEntry(_ node: YAMLNode, at origin: Origin, tenantID: String) -> UserEntry? {
+    /// One `users:` entry (also what the control API decodes); `password` is required unless `passwordOptional`
+    /// (the users of a `signIn: otp` External ID tenant sign in with mailed codes).
+    mutating func userEntry(_ node: YAMLNode, at origin: Origin, tenantID: String, passwordOptional: Bool = false) -> UserEntry? {
         guard let fields = fields(of: node, at: origin, table: UserFields.table) else { return nil }
+        if !passwordOptional, !fields.has(UserFields.password) { report(fields.origin, "missing required key 'password'") }
         let usernameOrigin = fields.origin(of: UserFields.username)
         var entry = UserEntry(user: User(username: "", password: "", objectID: ""), origin: fields.origin,
                               usernameOrigin: usernameOrigin, objectIDOrigin: usernameOrigin)
         read(fields, UserFields.table, into: &entry)
-        guard !entry.user.username.isEmpty, !entry.user.password.isEmpty else { return nil }
+        guard !entry.user.username.isEmpty, passwordOptional || !entry.user.password.isEmpty else { return nil }
         if entry.user.objectID.isEmpty {
             entry.user.objectID = User.derivedObjectID(tenantID: tenantID, username: entry.user.username)
         }

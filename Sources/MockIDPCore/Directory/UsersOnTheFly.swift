@@ -71,7 +71,8 @@ package struct UsersOnTheFly {
     func authenticatedUser(_ username: String, password: String, tenant: Tenant, directory: Directory,
                            claims: ClaimSet? = nil) throws(OAuthError) -> User {
         if let user = directory.user(username, in: tenant), !user.isMadeOnTheFly {
-            guard password.isSameSecret(as: user.password) else { throw .invalidPassword() }
+            // A user of a code-only External ID tenant has no password, and none signs in as them.
+            guard !user.password.isEmpty, password.isSameSecret(as: user.password) else { throw .invalidPassword() }
             if let claims, !claims.isEmpty { throw .signInClaimsForListedUser(user.username) }
             return user
         }

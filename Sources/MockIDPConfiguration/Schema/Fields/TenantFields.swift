@@ -60,7 +60,9 @@ package enum TenantFields {
         "users", .list(.mapping(UserFields.table.schema)), "The people who can sign in.",
         read: { decoder, node, origin, tenant in
             for item in decoder.items(node, at: origin, notAList: "must be a list of users") {
-                if let user = decoder.userEntry(item.node, at: item.origin, tenantID: tenant.id.value) { tenant.users.append(user) }
+                // `externalId` is read before `users`: a code-only tenant's users need no password.
+                if let user = decoder.userEntry(item.node, at: item.origin, tenantID: tenant.id.value,
+                                                passwordOptional: tenant.externalID?.value.signIn == .otp) { tenant.users.append(user) }
             }
         },
         print: { tenant in tenant.users.isEmpty ? nil : .entries(tenant.users.map(UserFields.table.printed)) })

@@ -18,8 +18,10 @@ package enum UserFields {
         },
         print: { .text($0.username) })
 
+    // Required but in a `signIn: otp` External ID tenant, whose users sign in with mailed codes: the validator checks
+    // it, knowing the tenant.
     package static let password = UserField<String>(
-        "password", .text, "The password the sign-in page and the password grant accept.", required: true,
+        "password", .text, "The password the sign-in page and the password grant accept (users of a signIn: otp External ID tenant need none).",
         read: { decoder, node, origin, entry in entry.user.password = decoder.requiredString(node, at: origin) ?? "" },
         print: { .text($0.password) })
 
