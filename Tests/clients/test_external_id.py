@@ -170,6 +170,14 @@ def test_password_sign_in_then_sign_up_with_a_code_and_attributes(eid):
     location = post_form(b2, eid, authorize_page(b2, eid), "signin", expect_redirect=True, username=new, password="Erin-Passw0rd")
     again = verify(eid, redeem(eid, location)["id_token"], MOBILE)
     assert again["oid"] == claims["oid"]
+    # Microsoft Graph lists the new customer, with the attributes sign-up collected.
+    graph = requests.post(eid.url("/%s/oauth2/v2.0/token" % TENANT), verify=eid.ca, data={
+        "grant_type": "client_credentials", "client_id": DAEMON, "client_secret": DAEMON_SECRET,
+        "scope": "https://graph.microsoft.com/.default"}).json()["access_token"]
+    me = requests.get(eid.url("/v1.0/users/%s?$select=displayName,city,mail" % claims["oid"]), verify=eid.ca,
+                      headers={"Authorization": "Bearer " + graph})
+    assert me.status_code == 200, me.text
+    assert me.json()["displayName"] == "Erin Evans" and me.json()["city"] == "Oslo" and me.json()["mail"] == new
     # The inspector shows the new customer and the code that was mailed.
     inspection = requests.get(eid.url("/_mockidp/inspection"), verify=eid.ca).json()
     [tenant] = [t for t in inspection["tenants"] if t["id"] == TENANT]
