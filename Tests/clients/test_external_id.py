@@ -213,10 +213,17 @@ def test_password_reset_with_a_code_and_a_spent_code_is_refused(eid):
     post_form(b2, eid, page, "signin", expect_redirect=True, username=dave, password="Dave-N3w-passw0rd")
 
 
-def test_prompt_create_opens_sign_up(eid):
+def test_prompt_create_opens_sign_up_and_a_step_the_tenant_does_not_offer_is_refused(eid):
     b = browser(eid)
     page = authorize_page(b, eid, prompt="create")
     assert 'data-step="signup-email"' in page
+    # A password tenant offers no code sign-in, and MFA codes are not the pages': a forged purpose gets the error page.
+    for forged in ("signIn", "mfa"):
+        form = next(f for f in forms(page) if ("mockidp_action", "eid_email") in f["fields"])
+        data = [(k, v) for k, v in form["fields"] if k not in ("mockidp_eid_purpose", "email")]
+        r = b.post(eid.url(form["action"]), data=data + [("mockidp_eid_purpose", forged), ("email", CAROL)], allow_redirects=False)
+        assert r.status_code == 400 and "mockidp_eid_purpose" in r.text, (r.status_code, r.text[:300])
+    assert not [m for m in requests.get(eid.url("/_mockidp/outbox"), verify=eid.ca).json()["messages"] if m["to"] == CAROL]
 
 
 def test_a_code_only_tenant_signs_in_with_a_mailed_code(tmp_path):

@@ -58,7 +58,9 @@ struct ExternalIDSignInFlow {
         guard let action = Action(rawValue: name) else {
             return base.handlers.errorPage(.invalidParameter("mockidp_action", "is not one this tenant's pages send"), context: base.context)
         }
-        let purpose = Outbox.Purpose(rawValue: field("mockidp_eid_purpose")) ?? .signIn
+        guard let purpose = offeredPurpose(field("mockidp_eid_purpose"), for: action) else {
+            return base.handlers.errorPage(.invalidParameter("mockidp_eid_purpose", "is not a step this tenant's pages offer"), context: base.context)
+        }
         let handle = field("mockidp_eid_flow")
         switch action {
         case .signUp:
@@ -109,6 +111,22 @@ struct ExternalIDSignInFlow {
             guard case .success(let user) = result else { preconditionFailure("failures returned above") }
             flows.spend(handle)
             return signInAndComplete(user, newUser: purpose == .signUp)
+        }
+    }
+
+    /// The purpose a post names, when the tenant's pages offer it: sign-up, password reset in a password tenant,
+    /// code sign-in in a code-only one (MFA codes are the native authentication API's). The actions that start a
+    /// step name none.
+    private func offeredPurpose(_ name: String, for action: Action) -> Outbox.Purpose? {
+        switch action {
+        case .signUp, .reset, .back: return .signIn
+        case .email, .resend, .code, .details:
+            switch Outbox.Purpose(rawValue: name) {
+            case .signUp: return .signUp
+            case .passwordReset where settings.signIn == .password: return .passwordReset
+            case .signIn where settings.signIn == .otp && action != .details: return .signIn
+            default: return nil
+            }
         }
     }
 

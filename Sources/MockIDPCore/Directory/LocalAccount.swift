@@ -19,9 +19,10 @@ enum LocalAccount {
         return nil
     }
 
-    /// Whether `text` reads as one e-mail address: one `@`, a local part, a domain with a dot inside, no spaces
-    /// or angle brackets.
+    /// Whether `text` reads as one e-mail address: at most 254 bytes (RFC 5321 §4.5.3.1.3's path, less its angle
+    /// brackets), one `@`, a local part, a domain with a dot inside, no spaces, angle brackets or control characters.
     static func isEmailAddress(_ text: String) -> Bool {
+        guard text.utf8.count <= 254, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return false }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
         return !text.contains(where: { $0 == " " || $0 == "<" || $0 == ">" })

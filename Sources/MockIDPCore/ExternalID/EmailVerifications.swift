@@ -83,8 +83,15 @@ package final class EmailVerifications: Sendable {
 
     func removeAll() { store.withLock { $0.removeAll() } }
 
-    /// Eight random digits, as External ID's codes have (`code_length` 8 in the native authentication API).
+    /// Eight random digits, as External ID's codes have (`code_length` 8 in the native authentication API), each
+    /// equally likely: bytes of 250 and above are drawn again, as 256 is no multiple of ten.
     static func code(_ random: RandomSource) -> String {
-        String(random.bytes(8).map { Character(Unicode.Scalar(UInt8(ascii: "0") + $0 % 10)) })
+        var digits: [Character] = []
+        while digits.count < 8 {
+            for byte in random.bytes(16) where byte < 250 && digits.count < 8 {
+                digits.append(Character(Unicode.Scalar(UInt8(ascii: "0") + byte % 10)))
+            }
+        }
+        return String(digits)
     }
 }
