@@ -22,6 +22,8 @@ public final class IdentityProvider: Sendable {
     package let outbox = Outbox()
     /// The codes External ID's sign-in pages wait for.
     let emailVerifications = EmailVerifications()
+    /// The native authentication API's flows, by continuation token.
+    let nativeAuthFlows: NativeAuthFlows
 
     /// The provider's clock (tests move it forward).
     package let clock: ProviderClock
@@ -37,6 +39,7 @@ public final class IdentityProvider: Sendable {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
         served = ServedDirectory(configuration, signingKeys: signingKeys)
         sessions = Sessions(clock: clock, random: random)
+        nativeAuthFlows = NativeAuthFlows(random: random)
         self.clock = clock
         self.random = random
         self.remoteKeySets = remoteKeySets
@@ -85,7 +88,7 @@ public final class IdentityProvider: Sendable {
     }
 
     /// Back to the start: the loaded configuration's users and apps, no sessions, codes, device codes, refresh
-    /// tokens or consents, no faults, extra claims or outbox messages, and the real time. Signing keys stay as they are.
+    /// tokens, consents or native-auth flows, no faults, extra claims or outbox messages, and the real time. Signing keys stay as they are.
     package func reset() {
         served.restoreLoadedConfiguration()
         refreshTokens.removeAll()
@@ -96,6 +99,7 @@ public final class IdentityProvider: Sendable {
         controls.removeAll()
         outbox.removeAll()
         emailVerifications.removeAll()
+        nativeAuthFlows.removeAll()
         clock.reset()
     }
 
@@ -131,6 +135,8 @@ public final class IdentityProvider: Sendable {
     package var managedIdentity: ManagedIdentityEndpoint { ManagedIdentityEndpoint(provider: self) }
     /// External ID's sign-up, e-mail codes and password reset.
     package var externalIDUserFlows: ExternalIDUserFlows { ExternalIDUserFlows(provider: self) }
+    /// External ID's native authentication API (sign-in, sign-up, password reset, MFA).
+    package var nativeAuth: NativeAuthEndpoint { NativeAuthEndpoint(provider: self) }
     /// B2C's sign-up, password reset and profile edit.
     package var b2cUserFlows: B2CUserFlows { B2CUserFlows(served: served) }
     /// Tokens minted offline (`mockidp token`, `mockidp probe`).

@@ -102,6 +102,16 @@ def serving(*configs):
         assert stop_server(s) == 0
 
 
+@contextlib.contextmanager
+def serving_yaml(text, name):
+    """`serving` a configuration given as YAML text, written to a file `name` in a folder of its own."""
+    path = os.path.join(tempfile.mkdtemp(prefix="mockidp-config-"), name)
+    with open(path, "w") as f:
+        f.write(text)
+    with serving(path) as s:
+        yield s
+
+
 @pytest.fixture(scope="session")
 def server():
     s = start_server()

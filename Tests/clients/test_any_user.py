@@ -2,8 +2,6 @@
 typed on the page, then MSAL Python redeems the code; headless with `login_hint` and `claims`; ROPC; and the
 refusals (bad claims JSON on the page, a name outside the tenant's domains)."""
 import json
-import os
-import tempfile
 import uuid
 from urllib.parse import parse_qs, urlparse
 
@@ -14,7 +12,7 @@ import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 
-from conftest import CONTOSO, MOBILE, serving
+from conftest import CONTOSO, MOBILE, serving_yaml
 from test_browser import CHROMEDRIVER, CHROMIUM, code_from, loopback_redirect, new_browser, shot, wait
 
 CONFIG = """
@@ -33,11 +31,7 @@ tenants:
 
 @pytest.fixture(scope="module")
 def any_user_server():
-    folder = tempfile.mkdtemp(prefix="mockidp-anyuser-")
-    path = os.path.join(folder, "any-user.yaml")
-    with open(path, "w") as f:
-        f.write(CONFIG)
-    with serving(path) as s:
+    with serving_yaml(CONFIG, "any-user.yaml") as s:
         yield s
 
 

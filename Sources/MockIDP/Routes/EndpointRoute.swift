@@ -76,7 +76,11 @@ struct EndpointRoute: Sendable {
         },
         .entra(.deviceLogin, browser, refusal: .page) { h, r, _, c in try h.deviceLogin(r, context: c) },
         .entra(.health, discovery) { _, _, _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) },
-    ]
+    ] + NativeAuthCall.allCases.map { call in
+        // External ID's native authentication API: JSON errors, a tenant its host does not serve refused as the
+        // token endpoint refuses it.
+        .entra(call.endpoint, nil, policy: .never) { h, r, p, c in try h.nativeAuth(call, r, tenant: p["tenant"] ?? "", context: c) }
+    }
 
     /// A B2C user flow's endpoints, at each of `B2CEndpointTable`'s authority forms (the `?p=` form rides on
     /// Entra's rows).

@@ -157,6 +157,10 @@ extension Endpoint {
         case .userRealm: "userrealm"
         case .deviceLogin: "devicelogin"
         case .health, .v1CheckSession, .kerberos: nil
+        case .nativeSignInInitiate, .nativeSignInChallenge, .nativeSignInIntrospect, .nativeSignUpStart, .nativeSignUpChallenge,
+             .nativeSignUpContinue, .nativeResetPasswordStart, .nativeResetPasswordChallenge, .nativeResetPasswordContinue,
+             .nativeResetPasswordSubmit, .nativeResetPasswordPollCompletion, .nativeRegisterIntrospect, .nativeRegisterChallenge,
+             .nativeRegisterContinue: nil
         }
     }
 }

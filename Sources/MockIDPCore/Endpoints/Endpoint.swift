@@ -18,6 +18,12 @@ package enum Endpoint: String, Sendable, CaseIterable {
     case userRealm
     case deviceLogin
     case health
+    /// External ID's native authentication API (`NativeAuthCall`); its token step is `v2Token`.
+    case nativeSignInInitiate, nativeSignInChallenge, nativeSignInIntrospect
+    case nativeSignUpStart, nativeSignUpChallenge, nativeSignUpContinue
+    case nativeResetPasswordStart, nativeResetPasswordChallenge, nativeResetPasswordContinue, nativeResetPasswordSubmit
+    case nativeResetPasswordPollCompletion
+    case nativeRegisterIntrospect, nativeRegisterChallenge, nativeRegisterContinue
 }
 
 /// The path templates of each endpoint. `{tenant}` is the tenant segment; `{username}` the user-realm name.
@@ -44,6 +50,21 @@ package enum EndpointTable {
         (.userRealm, "/common/userrealm/{username}"),
         (.deviceLogin, "/devicelogin"),
         (.health, "/_mockidp/health"),
+        // Microsoft Learn, "Native authentication API reference"; MSAL for iOS and macOS, `MSALNativeAuthEndpoint`.
+        (.nativeSignInInitiate, "/{tenant}/oauth2/v2.0/initiate"),
+        (.nativeSignInChallenge, "/{tenant}/oauth2/v2.0/challenge"),
+        (.nativeSignInIntrospect, "/{tenant}/oauth2/v2.0/introspect"),
+        (.nativeSignUpStart, "/{tenant}/signup/v1.0/start"),
+        (.nativeSignUpChallenge, "/{tenant}/signup/v1.0/challenge"),
+        (.nativeSignUpContinue, "/{tenant}/signup/v1.0/continue"),
+        (.nativeResetPasswordStart, "/{tenant}/resetpassword/v1.0/start"),
+        (.nativeResetPasswordChallenge, "/{tenant}/resetpassword/v1.0/challenge"),
+        (.nativeResetPasswordContinue, "/{tenant}/resetpassword/v1.0/continue"),
+        (.nativeResetPasswordSubmit, "/{tenant}/resetpassword/v1.0/submit"),
+        (.nativeResetPasswordPollCompletion, "/{tenant}/resetpassword/v1.0/poll_completion"),
+        (.nativeRegisterIntrospect, "/{tenant}/register/v1.0/introspect"),
+        (.nativeRegisterChallenge, "/{tenant}/register/v1.0/challenge"),
+        (.nativeRegisterContinue, "/{tenant}/register/v1.0/continue"),
     ]
 
     private static let byEndpoint: [Endpoint: String] = Dictionary(uniqueKeysWithValues: paths.map { ($0.endpoint, $0.template) })

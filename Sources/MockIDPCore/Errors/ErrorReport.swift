@@ -49,6 +49,7 @@ package struct ErrorReport: Sendable {
         if let suberror = error.suberror { body["suberror"] = .string(suberror.rawValue) }
         if let claims = error.claims { body["claims"] = .string(claims) }
         if let additionalInfo = error.additionalInfo { body["error_additional_info"] = .array(additionalInfo.map { .string($0) }) }
+        if let details = error.nativeAuth { details.write(into: &body) }
         return .object(body)
     }
 

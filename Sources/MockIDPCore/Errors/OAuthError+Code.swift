@@ -74,6 +74,14 @@ extension OAuthError {
         /// docs/entra-behaviour.md, "Clouds and instance discovery").
         case invalidInstance = "invalid_instance"
 
+        // External ID's native authentication API (Microsoft Learn, "Native authentication API reference").
+
+        case userNotFound = "user_not_found"
+        case userAlreadyExists = "user_already_exists"
+        case attributesRequired = "attributes_required"
+        case credentialRequired = "credential_required"
+        case unsupportedChallengeType = "unsupported_challenge_type"
+
         // The managed-identity hosts' and mockidp's own edge and control API.
 
         /// App Service's token service without the right `X-IDENTITY-HEADER`, and a control call without the admin

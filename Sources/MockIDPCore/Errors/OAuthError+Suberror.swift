@@ -19,5 +19,23 @@ extension OAuthError {
         case userPasswordExpired = "user_password_expired"
         /// The refresh token can no longer be used (AADSTS700082, expired by inactivity).
         case badToken = "bad_token"
+        /// The native authentication API: the app is not enabled for it (`invalid_client`).
+        case nativeAuthAPIDisabled = "nativeauthapi_disabled"
+        /// The native authentication API: the one-time passcode is wrong, expired or already used.
+        case invalidOOBValue = "invalid_oob_value"
+        /// The native authentication API: the password breaks the password policy (Microsoft Learn, "Native
+        /// authentication API reference", the `password_*` suberrors).
+        case passwordTooWeak = "password_too_weak"
+        case passwordTooShort = "password_too_short"
+        case passwordTooLong = "password_too_long"
+        case passwordRecentlyUsed = "password_recently_used"
+        case passwordBanned = "password_banned"
+        case passwordIsInvalid = "password_is_invalid"
+        /// The native authentication API: an attribute's value is not valid (with `invalid_attributes`).
+        case attributeValidationFailed = "attribute_validation_failed"
+        /// The native authentication API: the user must pass a second factor (with a `continuation_token`).
+        case mfaRequired = "mfa_required"
+        /// The native authentication API: the user must register a strong authentication method first.
+        case registrationRequired = "registration_required"
     }
 }

@@ -31,6 +31,9 @@ package struct OAuthError: Error, Sendable, Equatable {
     package var reason: String
     /// Entra's `error_additional_info` (e.g. `["client_mismatch"]` for a family refresh token), when present.
     package var additionalInfo: [String]? = nil
+    /// What the native authentication API sends beside some errors: the flow's next continuation token, the
+    /// attributes still required, those that failed validation.
+    package var nativeAuth: NativeAuthErrorDetails? = nil
 
     package init(code: Code, aadsts: Int? = nil, message: String, b2c: B2CWording? = nil, suberror: Suberror? = nil,
                 claims: String? = nil, status: Int = 400, mayRedirect: Bool = false, reason: String? = nil) {

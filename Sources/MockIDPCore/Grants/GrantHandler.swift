@@ -35,7 +35,8 @@ enum GrantTable {
 
     /// An External ID tenant's grants, by `grant_type`: Entra's, but for the resource owner password grant, which
     /// External ID does not offer (Microsoft Learn, "Supported features in external tenants": ROPC "No"); `password`
-    /// there is the native authentication API's sign-in step, which carries a `continuation_token`.
+    /// there is the native authentication API's sign-in step, which carries a `continuation_token`, as are `oob`,
+    /// `mfa_oob` and `continuation_token`.
     static let externalID: [String: any GrantHandler] = [
         "authorization_code": AuthorizationCodeGrant(),
         "client_credentials": ClientCredentialsGrant(),
@@ -43,6 +44,9 @@ enum GrantTable {
         "urn:ietf:params:oauth:grant-type:device_code": DeviceCodeGrant(),
         "urn:ietf:params:oauth:grant-type:jwt-bearer": OnBehalfOfGrant(),
         "password": ExternalIDPasswordGrant(),
+        "oob": NativeAuthOOBGrant(),
+        "mfa_oob": NativeAuthMFAGrant(),
+        "continuation_token": NativeAuthContinuationTokenGrant(),
     ]
 
     /// A B2C user flow's grants, by `grant_type` (B2C's token endpoint has no other; `password` is ROPC policies' only).
