@@ -104,7 +104,7 @@ package struct NativeAuthEndpoint {
     func sendCode(_ token: String, _ flow: NativeAuthFlow, to address: String, purpose: Outbox.Purpose, stage: NativeAuthFlow.Stage,
                   now: Int) throws(OAuthError) -> JSONValue {
         var next = flow
-        let code = NativeAuthInput.newCode(provider.random)
+        let code = EmailVerifications.code(provider.random)
         next.code = (code, now + NativeAuthFlows.lifetime)
         next.stage = stage
         let nextToken = try flows.advance(token, to: next, now: now)

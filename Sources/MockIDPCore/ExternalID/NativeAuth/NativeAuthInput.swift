@@ -83,13 +83,6 @@ enum NativeAuthInput {
         return values
     }
 
-    /// A new one-time passcode of `codeLength` digits.
-    static func newCode(_ random: RandomSource) -> String {
-        let n = random.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 100_000_000
-        let digits = String(n)
-        return String(repeating: "0", count: codeLength - digits.count) + digits
-    }
-
     /// An address as the API shows where a code went (`c***r@co**o.com`): the first and last character of the
     /// local part, the domain's first two and its top-level label.
     static func masked(_ address: String) -> String {
