@@ -35,6 +35,8 @@ public struct MockApp: Sendable {
     /// `optionalClaims`: the optional claims (`.email`, `.upn`, `.ipAddress`, …) added to the app's ID tokens and
     /// to access tokens issued for it as an API, as the app manifest's.
     public var optionalClaims: MockOptionalClaims
+    /// `nativeAuth`: the app may use External ID's native authentication API.
+    public var nativeAuth: Bool?
     /// Further configuration keys (`enableIdTokenIssuance`, `headlessSignIn`, `requirePkce`, …) sent as given.
     public var settings: JSONObject
 
@@ -42,8 +44,9 @@ public struct MockApp: Sendable {
     public init(clientID: String, name: String? = nil, type: String? = nil, secret: String? = nil, certificates: [String] = [],
                 federatedCredentials: [MockFederatedCredential] = [], redirectURIs: [String] = [], identifierURIs: [String] = [], scopes: [String] = [], appRoles: [String] = [],
                 apiPermissions: [(api: String, values: [String])] = [], accessTokenVersion: Int? = nil, multiTenant: Bool? = nil,
-                optionalClaims: MockOptionalClaims = MockOptionalClaims(), settings: JSONObject = [:]) {
+                optionalClaims: MockOptionalClaims = MockOptionalClaims(), nativeAuth: Bool? = nil, settings: JSONObject = [:]) {
         self.optionalClaims = optionalClaims
+        self.nativeAuth = nativeAuth
         self.clientID = clientID
         self.name = name
         self.type = type
@@ -78,6 +81,7 @@ public struct MockApp: Sendable {
         body.set(AppFields.accessTokenVersion, accessTokenVersion)
         body.set(AppFields.multiTenant, multiTenant)
         body.set(AppFields.optionalClaims, optionalClaims)
+        body.set(AppFields.nativeAuth, nativeAuth)
         body.merge(settings)
         return .object(body.object)
     }

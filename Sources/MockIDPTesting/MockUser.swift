@@ -6,7 +6,7 @@ import MockIDPJOSE
 public struct MockUser: Sendable {
     /// `username`: the sign-in name (UPN).
     public var username: String
-    /// `password`.
+    /// `password` (empty: none, for a user of a `signIn: otp` External ID tenant).
     public var password: String
     /// `name`: the display name.
     public var name: String?
@@ -52,7 +52,8 @@ public struct MockUser: Sendable {
     public var json: JSONValue {
         var body = FieldBody()
         body.set(UserFields.username, username)
-        body.set(UserFields.password, password)
+        // A code-only External ID tenant's users have none.
+        body.set(UserFields.password, password.isEmpty ? nil : password)
         body.set(UserFields.name, name)
         body.set(UserFields.objectID, objectID)
         body.set(UserFields.email, email)
