@@ -23,7 +23,9 @@ import Testing
         #expect(user["required"] == ["username", "password"])
         let app = try #require(tenant["properties"]?["apps"]?["items"])
         #expect(app["required"] == ["clientId"])
-        #expect(properties(app).count == 21)
+        #expect(properties(app).count == 22)
+        #expect(properties(app["properties"]?["saml"]) == ["signing", "signingAlgorithm", "nameIdFormat", "nameIdSource", "logoutUrl",
+                                                          "relayState", "requireSignedRequests", "wsfedTokenType", "attributes"])
         #expect(properties(app["properties"]?["optionalClaims"]) == ["idToken", "accessToken"])
         // idtyp concerns access tokens only: the ID token's list does not offer it.
         #expect(app["properties"]?["optionalClaims"]?["properties"]?["idToken"]?["items"]?["enum"]?.arrayValue?.contains("idtyp") == false)
@@ -47,7 +49,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 4 + 3 + 11 + 1 + 2 + 12 + 21 + 2 + 4 + 3 + 3 + 4)
+        #expect(all.count == 4 + 3 + 11 + 1 + 2 + 12 + 22 + 2 + 4 + 3 + 3 + 4 + 9)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 

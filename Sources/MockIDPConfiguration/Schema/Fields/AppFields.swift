@@ -137,7 +137,8 @@ package enum AppFields {
     static let table = FieldTable(
         clientID, name, type, secret, certificates, federatedCredentials, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
         accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE,
-        consentRequired, groupMembershipClaims, optionalClaims, foci
+        consentRequired, groupMembershipClaims, optionalClaims, foci,
+        saml
     ).reading(foci, before: enableIDTokenIssuance)
 }
 
