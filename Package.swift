@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding", "MockIDPText"]),
         // SAML's XML: inbound messages parsed safely, assertions and metadata signed, signed requests checked.
         .target(name: "MockIDPXML", dependencies: ["CXMLSec", "MockIDPJOSE"]),
-        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE", "MockIDPText"]),
+        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE", "MockIDPText", "MockIDPXML"]),
         .target(
             name: "MockIDPConfiguration",
             dependencies: ["MockIDPCore", "MockIDPText", "CLibYAML", .product(name: "Yams", package: "Yams")],
@@ -79,7 +79,7 @@ let package = Package(
         ]),
         // libFuzzer harnesses for every parser of outside input (scripts/fuzz); a normal build replays inputs.
         .executableTarget(name: "MockIDPFuzz", dependencies: [
-            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
+            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText", "MockIDPXML",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
