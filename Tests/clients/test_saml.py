@@ -193,3 +193,59 @@ def test_rotation_publishes_both_certificates_until_retired(session, server, sam
     assert retired.status_code == 200, retired.text
     root = etree.fromstring(metadata(session, server, saml_app)[3:])
     assert [c.text for c in root.findall("md:IDPSSODescriptor/md:KeyDescriptor/ds:KeyInfo/ds:X509Data/ds:X509Certificate", NS)] == certs[:1]
+
+
+SIGNED_APP = "8e1f0a2b-3c4d-4e5f-9a6b-7c8d9e0f1a2b"
+SIGNED_ENTITY = "https://signed-sp.example.test/saml/metadata"
+
+
+def sp_key_pair(folder):
+    """An RSA key and a self-signed certificate for a service provider that signs its requests; the certificate's
+    path is what the app's `certificates` lists."""
+    import datetime
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.x509.oid import NameOID
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "signed-sp.example.test")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=30)).sign(key, hashes.SHA256()))
+    cert_pem = cert.public_bytes(serialization.Encoding.PEM).decode()
+    key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    path = os.path.join(folder, "sp-cert.pem")
+    with open(path, "w") as f:
+        f.write(cert_pem)
+    return key_pem, cert_pem, path
+
+
+def test_a_signed_redirect_request_is_required_and_checked(session, server, saml_app):
+    folder = tempfile.mkdtemp(prefix="mockidp-saml-sp-")
+    try:
+        key_pem, cert_pem, path = sp_key_pair(folder)
+        added = session.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO),
+                             json={"clientId": SIGNED_APP, "identifierUris": [SIGNED_ENTITY], "redirectUris": [SP_ACS],
+                                   "certificates": [path], "saml": {"requireSignedRequests": True}})
+        assert added.status_code == 201, added.text
+        idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, SIGNED_APP))
+        unsigned = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp, entity=SIGNED_ENTITY))
+        refused = session.get(unsigned.login())
+        assert refused.status_code == 400 and "AADSTS75005" in refused.text and "requires signed requests" in refused.text
+        settings = sp_settings(idp, entity=SIGNED_ENTITY)
+        settings["sp"].update(x509cert=cert_pem, privateKey=key_pem)
+        settings["security"].update(authnRequestsSigned=True,
+                                    signatureAlgorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256")
+        signed = OneLogin_Saml2_Auth(sp_request("/saml/login"), settings)
+        url = signed.login(return_to="signed")
+        assert "Signature=" in url and "SigAlg=" in url
+        # Accepted: the sign-in page, then the Response for the service provider.
+        action, fields = sign_in(session, url)
+        assert action == SP_ACS and fields["RelayState"] == "signed"
+        # A request whose signature no longer matches its query is refused.
+        tampered = session.get(url.replace("RelayState=signed", "RelayState=other"))
+        assert tampered.status_code == 400 and "AADSTS75005" in tampered.text
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
