@@ -81,6 +81,7 @@ public struct SAMLSettings: Sendable, Equatable {
     /// Entra's defaults.
     public init() {}
 
+    /// Whether every setting is the same, the attributes in the same order.
     public static func == (lhs: SAMLSettings, rhs: SAMLSettings) -> Bool {
         lhs.signing == rhs.signing && lhs.signingAlgorithm == rhs.signingAlgorithm && lhs.nameIDFormat == rhs.nameIDFormat
             && lhs.nameIDSource == rhs.nameIDSource && lhs.logoutURL == rhs.logoutURL && lhs.relayState == rhs.relayState
