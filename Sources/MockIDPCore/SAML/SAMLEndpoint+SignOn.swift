@@ -78,7 +78,7 @@ extension SAMLEndpoint {
             expiresAt: provider.clock.now() + SAMLSignOn.lifetime)
         if let format = request.nameIDPolicyFormat, !SAMLNameIDFormat.requestable.contains(format) {
             return failure(signOn, "Requester", "InvalidNameIDPolicy",
-                           "AADSTS75011: The NameIDPolicy format '\(format)' is not supported.", context: context)
+                           "The NameIDPolicy format '\(format)' is not supported: only persistent, emailAddress, unspecified and transient are.", context: context)
         }
         return .signIn(signOn)
     }
