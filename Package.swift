@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CTLS", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         // Only libyaml's header: the code is the copy Yams builds (see Sources/CLibYAML/module.modulemap).
         .systemLibrary(name: "CLibYAML", providers: [.apt(["libyaml-dev"])]),
+        // SAML's XML: libxml2 and xmlsec1 with its OpenSSL back end (zlib, which libxml2 needs too, inflates the
+        // HTTP-Redirect binding).
+        .systemLibrary(name: "CXMLSec", pkgConfig: "xmlsec1-openssl", providers: [.apt(["libxml2-dev", "libxmlsec1-dev", "zlib1g-dev"])]),
 
         // The small text helpers every layer shares, written once: ASCII case folding and classes, IP-address text,
         // percent-encoding.
@@ -41,7 +44,9 @@ let package = Package(
         // The one C of our own: the byte work of JSON text, base64 and form text, sixteen bytes at a time.
         .target(name: "CTextCoding"),
         .target(name: "MockIDPJOSE", dependencies: ["COpenSSL", "CTextCoding", "MockIDPText"]),
-        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE", "MockIDPText"]),
+        // SAML's XML: inbound messages parsed safely, assertions and metadata signed, signed requests checked.
+        .target(name: "MockIDPXML", dependencies: ["CXMLSec", "MockIDPJOSE"]),
+        .target(name: "MockIDPCore", dependencies: ["MockIDPJOSE", "MockIDPText", "MockIDPXML"]),
         .target(
             name: "MockIDPConfiguration",
             dependencies: ["MockIDPCore", "MockIDPText", "CLibYAML", .product(name: "Yams", package: "Yams")],
@@ -74,7 +79,7 @@ let package = Package(
         ]),
         // libFuzzer harnesses for every parser of outside input (scripts/fuzz); a normal build replays inputs.
         .executableTarget(name: "MockIDPFuzz", dependencies: [
-            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText",
+            "MockIDP", "MockIDPHTTP", "MockIDPJOSE", "MockIDPCore", "MockIDPConfiguration", "MockIDPText", "MockIDPXML",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -83,6 +88,7 @@ let package = Package(
         .testTarget(name: "MockIDPHTTPTests", dependencies: ["MockIDPHTTP", "MockIDPHTTPClient", "CTLS"]),
         .testTarget(name: "MockIDPHTTPClientTests", dependencies: ["MockIDPHTTPClient"]),
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
+        .testTarget(name: "MockIDPXMLTests", dependencies: ["MockIDPXML", "MockIDPJOSE"]),
         .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE"]),
         .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),
         .testTarget(name: "MockIDPTests", dependencies: [

@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import MockIDPXML
 
 /// The identity provider, as a thin façade: the stores of the directory it serves and of what it issues, the scope of
 /// each request, the token factories, and one entry point per feature (token, authorize, device flow, sign-in,
@@ -32,10 +33,15 @@ public final class IdentityProvider: Sendable {
     let servicePrincipals = ServicePrincipalIDs()
     /// The key sets trusted issuers publish at a URL (`jwksUri`), fetched by the server.
     let remoteKeySets: any RemoteKeySetSource
+    /// SAML apps' signing certificates, kept in the server's state directory.
+    package let samlCertificates: SAMLCertificates
+    /// SAML sign-ons waiting for their user on the sign-in page.
+    let samlSignOns = PendingSAMLSignOns(capacity: 100_000)
 
     /// A provider serving `configuration`, signing with the first of `signingKeys` and publishing all of them.
     package init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
-                random: RandomSource = SystemRandom(), remoteKeySets: any RemoteKeySetSource = NoRemoteKeySets()) {
+                random: RandomSource = SystemRandom(), remoteKeySets: any RemoteKeySetSource = NoRemoteKeySets(),
+                samlCertificateVault: any SAMLCertificateVault = NoSAMLCertificateVault()) {
         precondition(!signingKeys.isEmpty, "a provider needs at least one signing key")
         served = ServedDirectory(configuration, signingKeys: signingKeys)
         sessions = Sessions(clock: clock, random: random)
@@ -43,6 +49,7 @@ public final class IdentityProvider: Sendable {
         self.clock = clock
         self.random = random
         self.remoteKeySets = remoteKeySets
+        samlCertificates = SAMLCertificates(vault: samlCertificateVault)
     }
 
     /// The directory as it is now: the configuration, its indexes and the signing keys, one consistent value.
@@ -96,6 +103,7 @@ public final class IdentityProvider: Sendable {
         sessions.removeAll()
         deviceCodes.removeAll()
         consents.removeAll()
+        samlSignOns.removeAll()
         controls.removeAll()
         outbox.removeAll()
         emailVerifications.removeAll()
@@ -141,6 +149,8 @@ public final class IdentityProvider: Sendable {
     package var b2cUserFlows: B2CUserFlows { B2CUserFlows(served: served) }
     /// Tokens minted offline (`mockidp token`, `mockidp probe`).
     package var minting: TokenMinting { TokenMinting(provider: self) }
+    /// SAML 2.0 and WS-Federation enterprise apps: metadata, certificates, sign-on.
+    package var saml: SAMLEndpoint { SAMLEndpoint(provider: self) }
     /// Tokens taken apart for the inspector page.
     package var inspector: TokenInspector { TokenInspector(provider: self) }
 }

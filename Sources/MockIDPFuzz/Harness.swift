@@ -6,6 +6,7 @@ import MockIDPCore
 import MockIDPHTTP
 import MockIDPJOSE
 import MockIDPText
+import MockIDPXML
 
 /// One fuzz harness: a parser that reads outside input, fed any bytes. A harness traps (and libFuzzer reports it)
 /// only when a property that must hold for every input is broken; refusing the input is the normal outcome.
@@ -14,7 +15,7 @@ struct Harness: Sendable {
     let summary: String
     let run: @Sendable (UnsafeRawBufferPointer) -> Void
 
-    static let all: [Harness] = [form, cookie, target, request, framing, json, configuration, jws, assertion, pem, redirect]
+    static let all: [Harness] = [form, cookie, target, request, framing, json, configuration, jws, assertion, pem, redirect, saml]
 
     static func named(_ name: String) -> Harness? { all.first { $0.name == name } }
 
@@ -145,6 +146,34 @@ struct Harness: Sendable {
         _ = RedirectURI.formActionSource(candidate)
         _ = RedirectURI.responseTarget(candidate)
     }
+
+    // MARK: - SAML
+
+    /// The SAML inbound path below the HTTP layer: any bytes as a DEFLATE'd message (the HTTP-Redirect binding) and
+    /// as XML, read under `XMLLimits.inbound`, and the enveloped-signature check over what parses. Bounds hold for
+    /// every input: nothing inflates past its bound, and nothing deeper than the depth bound is read.
+    static let saml = Harness(name: "saml", summary: "SAML requests: raw DEFLATE and XML under bounds, and the XML signature check") { bytes in
+        let input = Array(bytes)
+        let limits = XMLLimits.inbound
+        var documents = [input]
+        if let inflated = try? RawDeflate.inflate(input, limits: limits) {
+            precondition(inflated.count <= limits.maxInflatedBytes, "inflated past the bound")
+            documents.append(inflated)
+        }
+        for bytes in documents {
+            guard let document = try? InboundDocument(bytes, limits: limits) else { continue }
+            precondition(depth(document.root) <= limits.maxDepth, "read deeper than the bound")
+            _ = document.hasValidEnvelopedSignature(certificates: [samlCertificate].compactMap { $0 })
+        }
+    }
+
+    /// A certificate for the signature check (nil when one cannot be made: the check is then skipped).
+    static let samlCertificate: Certificate? = {
+        guard let key = try? PrivateKey.generateRSA() else { return nil }
+        return try? Certificate.selfSigned(key: key, commonName: "fuzz", validityDays: 1)
+    }()
+
+    static func depth(_ node: XMLNode) -> Int { 1 + (node.children.map(depth).max() ?? 0) }
 
     static let registeredRedirects = [
         "msauth.com.contoso.mobile://auth", "http://localhost", "http://127.0.0.1:8400/callback",

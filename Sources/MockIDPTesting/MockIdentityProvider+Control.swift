@@ -60,6 +60,13 @@ extension MockIdentityProvider {
     @discardableResult
     public func retireKeys() async throws -> JSONValue { try await control(.retireKeys, body: [:]) }
 
+    /// A new certificate signs the SAML app's Responses and metadata from now on, the old one published until
+    /// `retireKeys()`: `POST /_mockidp/tenants/{tenant}/apps/{clientId}/saml/rotate` (docs/saml.md, "Federation metadata").
+    @discardableResult
+    public func rotateSAMLCertificate(tenant: String, clientID: String) async throws -> JSONValue {
+        try await control(.rotateSAMLCertificate, tenant: tenant, clientID: clientID, body: [:])
+    }
+
     /// Moves the server's clock forward by `seconds` (token, code and device-code expiry): `POST /_mockidp/clock`.
     @discardableResult
     public func advanceClock(seconds: Int) async throws -> JSONValue {
@@ -80,8 +87,8 @@ extension MockIdentityProvider {
     public func reset() async throws -> JSONValue { try await control(.reset, body: [:]) }
 
     /// One control call; `expect` nil accepts any 2xx.
-    func control(_ which: ControlCall, tenant: String = "", body: JSONValue?, expect: Int? = nil) async throws -> JSONValue {
-        let method = which.method, path = which.path(tenant: tenant)
+    func control(_ which: ControlCall, tenant: String = "", clientID: String = "", body: JSONValue?, expect: Int? = nil) async throws -> JSONValue {
+        let method = which.method, path = which.path(tenant: tenant, clientID: clientID)
         let call = "\(method) \(path)"
         var headers: [String: String] = ["Accept": "application/json"]
         if body != nil { headers["Content-Type"] = "application/json" }

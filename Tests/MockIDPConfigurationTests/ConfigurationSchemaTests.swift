@@ -24,7 +24,9 @@ import Testing
         #expect(user["required"] == ["username"])
         let app = try #require(tenant["properties"]?["apps"]?["items"])
         #expect(app["required"] == ["clientId"])
-        #expect(properties(app).count == 22)
+        #expect(properties(app).count == 23)
+        #expect(properties(app["properties"]?["saml"]) == ["signing", "signingAlgorithm", "nameIdFormat", "nameIdSource", "logoutUrl",
+                                                          "relayState", "requireSignedRequests", "wsfedTokenType", "attributes"])
         #expect(properties(app["properties"]?["optionalClaims"]) == ["idToken", "accessToken"])
         // idtyp concerns access tokens only: the ID token's list does not offer it.
         #expect(app["properties"]?["optionalClaims"]?["properties"]?["idToken"]?["items"]?["enum"]?.arrayValue?.contains("idtyp") == false)
@@ -49,7 +51,7 @@ import Testing
             }
         }
         let all = descriptions(.object(schema))
-        #expect(all.count == 4 + 3 + 12 + 1 + 2 + 5 + 12 + 22 + 2 + 4 + 3 + 3 + 4)
+        #expect(all.count == 4 + 3 + 12 + 1 + 2 + 5 + 12 + 23 + 2 + 4 + 3 + 3 + 4 + 9)
         #expect(all.allSatisfy { ($0?.stringValue?.count ?? 0) > 10 })
     }
 

@@ -202,7 +202,8 @@ def state_file(container, name):
 def test_the_runtime_stage_installs_only_what_the_binary_links():
     runtime = RuntimeStage(DOCKERFILE.read_text())
     assert runtime.suite == "bookworm"
-    assert set(runtime.packages) <= {"libmicrohttpd12", "libssl3", "libstdc++6", "curl", "ca-certificates"}
+    assert set(runtime.packages) <= {"libmicrohttpd12", "libssl3", "libxml2", "libxmlsec1", "libxmlsec1-openssl", "zlib1g",
+                                     "libstdc++6", "curl", "ca-certificates"}
     assert runtime.expose == runtime.env.get("MOCKIDP_PORT") == "8443"
     assert runtime.env.get("MOCKIDP_HOST") == "0.0.0.0"
     assert runtime.user not in ("root", "0")

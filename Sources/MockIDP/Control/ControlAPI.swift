@@ -10,6 +10,7 @@ public enum ControlCall: String, CaseIterable, Sendable {
     case addUser, addApp, addManagedIdentity, addGroup, addClaims, addFault, listFaults, rotateKeys, retireKeys, clock, requests, reset, outbox
     case grantConsent, listConsents, revokeConsents
     case inspector, inspection, inspectToken
+    case rotateSAMLCertificate
 
     /// The control API's paths: the one place they are spelled.
     static let paths: [(call: ControlCall, method: String, template: String)] = [
@@ -35,6 +36,8 @@ public enum ControlCall: String, CaseIterable, Sendable {
         (.inspector, "GET", "/_mockidp/"),
         (.inspection, "GET", "/_mockidp/inspection"),
         (.inspectToken, "POST", "/_mockidp/tokens/inspect"),
+        // A SAML app's signing certificate (SAML/EndpointHandlers+SAML.swift).
+        (.rotateSAMLCertificate, "POST", "/_mockidp/tenants/{tenant}/apps/{clientId}/saml/rotate"),
     ]
 
     /// The prefix every control path starts with (also the health check's).
@@ -43,9 +46,9 @@ public enum ControlCall: String, CaseIterable, Sendable {
     /// The HTTP method of `call`.
     public var method: String { Self.row(self).method }
 
-    /// The path of `call` (`{tenant}` filled in for the user and app calls).
-    public func path(tenant: String = "") -> String {
-        Self.row(self).template.replacingOccurrences(of: "{tenant}", with: tenant)
+    /// The path of `call` (`{tenant}` filled in for the user and app calls, `{clientId}` for an app's).
+    public func path(tenant: String = "", clientID: String = "") -> String {
+        Self.row(self).template.replacingOccurrences(of: "{tenant}", with: tenant).replacingOccurrences(of: "{clientId}", with: clientID)
     }
 
     private static func row(_ call: ControlCall) -> (call: ControlCall, method: String, template: String) {
@@ -165,8 +168,10 @@ extension EndpointHandlers {
             return controlJSON(.object(body))
         case .retireKeys:
             let retired = provider.served.retireSigningKeys()
+            let retiredSAML = provider.samlCertificates.retire()
             return controlJSON(.object(["kid": .string(provider.snapshot().signingKeys.first?.keyID ?? ""),
-                                        "retired": .array(retired.map { .string($0) })]))
+                                        "retired": .array(retired.map { .string($0) }),
+                                        "retiredSamlCertificates": .array(retiredSAML.map { .string($0) })]))
         case .clock:
             var body = ControlBody(request.body, known: ["advance"])
             body.require("advance")
@@ -194,6 +199,8 @@ extension EndpointHandlers {
             return inspection(context: context)
         case .inspectToken:
             return inspectToken(request)
+        case .rotateSAMLCertificate:
+            return rotateSAMLCertificate(tenant: params["tenant"] ?? "", clientID: params["clientId"] ?? "")
         }
     }
 

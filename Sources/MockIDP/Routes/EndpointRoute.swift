@@ -75,6 +75,15 @@ struct EndpointRoute: Sendable {
             HTTPResponse.json(h.provider.discovery.userRealm(username: p["username"] ?? "", context: c).serialized())
         },
         .entra(.deviceLogin, browser, refusal: .page) { h, r, _, c in try h.deviceLogin(r, context: c) },
+        .entra(.federationMetadata, discovery, refusal: .json(discovery: true), policy: .never, document: true, version: .v1) { h, r, p, c in
+            try h.federationMetadata(r, tenant: p["tenant"] ?? "", context: c)
+        },
+        .entra(.saml2, browser, refusal: .page, policy: .never, version: .v1) { h, r, p, c in
+            try h.saml2(r, tenant: p["tenant"] ?? "", context: c)
+        },
+        .entra(.wsfed, browser, refusal: .page, policy: .never, version: .v1) { h, r, p, c in
+            try h.wsFederation(r, tenant: p["tenant"] ?? "", context: c)
+        },
         .entra(.health, discovery) { _, _, _, _ in HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8)) },
     ] + NativeAuthCall.allCases.map { call in
         // External ID's native authentication API: JSON errors, a tenant its host does not serve refused as the

@@ -36,7 +36,8 @@ public final class MockIdentityProviderServer: Sendable {
         self.options = options
         let remoteKeySets = RemoteKeySetCache(logger: logger)
         self.remoteKeySets = remoteKeySets
-        provider = IdentityProvider(configuration: configuration, signingKeys: [signingKey], clock: clock, remoteKeySets: remoteKeySets)
+        provider = IdentityProvider(configuration: configuration, signingKeys: [signingKey], clock: clock, remoteKeySets: remoteKeySets,
+                                    samlCertificateVault: SAMLCertificateFiles(state: state))
 
         var tls: HTTPServer.TLSIdentity?
         if options.tls {

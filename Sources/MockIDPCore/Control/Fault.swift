@@ -156,7 +156,7 @@ extension Endpoint {
         case .instanceDiscovery: "instance"
         case .userRealm: "userrealm"
         case .deviceLogin: "devicelogin"
-        case .health, .v1CheckSession, .kerberos: nil
+        case .federationMetadata, .saml2, .wsfed, .health, .v1CheckSession, .kerberos: nil
         case .nativeSignInInitiate, .nativeSignInChallenge, .nativeSignInIntrospect, .nativeSignUpStart, .nativeSignUpChallenge,
              .nativeSignUpContinue, .nativeResetPasswordStart, .nativeResetPasswordChallenge, .nativeResetPasswordContinue,
              .nativeResetPasswordSubmit, .nativeResetPasswordPollCompletion, .nativeRegisterIntrospect, .nativeRegisterChallenge,

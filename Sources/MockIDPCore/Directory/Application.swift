@@ -51,6 +51,8 @@ public struct Application: Sendable, Equatable {
     public var groupMembershipClaims: GroupMembershipClaims = .none
     /// The manifest's `optionalClaims`: claims added to this app's ID tokens, and to access tokens for it as an API.
     public var optionalClaims = OptionalClaims()
+    /// Present for a SAML 2.0 / WS-Federation enterprise app (docs/saml.md, "Configuration").
+    public var saml: SAMLSettings?
 
     /// An app registration; only `clientID` is required.
     public init(clientID: String, name: String? = nil, type: ClientType = .confidential, secret: String? = nil,

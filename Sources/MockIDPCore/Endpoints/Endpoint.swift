@@ -17,6 +17,12 @@ package enum Endpoint: String, Sendable, CaseIterable {
     case instanceDiscovery
     case userRealm
     case deviceLogin
+    /// Federation metadata (SAML 2.0 and WS-Federation), matched without regard to case as every path is.
+    case federationMetadata
+    /// SAML 2.0 sign-on and logout (HTTP-Redirect and HTTP-POST bindings).
+    case saml2
+    /// WS-Federation's passive requestor endpoint.
+    case wsfed
     case health
     /// External ID's native authentication API (`NativeAuthCall`); its token step is `v2Token`.
     case nativeSignInInitiate, nativeSignInChallenge, nativeSignInIntrospect
@@ -49,6 +55,9 @@ package enum EndpointTable {
         (.instanceDiscovery, "/common/discovery/instance"),
         (.userRealm, "/common/userrealm/{username}"),
         (.deviceLogin, "/devicelogin"),
+        (.federationMetadata, "/{tenant}/federationmetadata/2007-06/federationmetadata.xml"),
+        (.saml2, "/{tenant}/saml2"),
+        (.wsfed, "/{tenant}/wsfed"),
         (.health, "/_mockidp/health"),
         // Microsoft Learn, "Native authentication API reference"; MSAL for iOS and macOS, `MSALNativeAuthEndpoint`.
         (.nativeSignInInitiate, "/{tenant}/oauth2/v2.0/initiate"),

@@ -18,6 +18,9 @@ package struct HTTPRequest: Sendable {
     package var isSecure: Bool
     /// The port of the listener that received the request.
     package var localPort: UInt16
+    /// The request target as it came off the wire, undecoded (empty for a request built in code): what a signature
+    /// over the query string as sent covers (SAML's HTTP-Redirect binding). The server keeps the string it already has.
+    package var rawTarget: String = ""
 
     /// A request; every part has a default so tests can build one in a line.
     package init(
@@ -49,6 +52,14 @@ package struct HTTPRequest: Sendable {
         do { decoded = try RequestTarget(raw: target) } catch { throw MalformedRequestTarget(description: error.message) }
         self.init(method: method, path: decoded.path, query: decoded.query, headers: headers, body: body,
                   remoteAddress: remoteAddress, isSecure: isSecure, localPort: localPort)
+        rawTarget = target
+    }
+
+    /// The query string as sent, without the `?` and any fragment; nil when the target has none.
+    package var rawQuery: Substring? {
+        guard let question = rawTarget.firstIndex(of: "?") else { return nil }
+        let rest = rawTarget[rawTarget.index(after: question)...]
+        return rest.firstIndex(of: "#").map { rest[..<$0] } ?? rest
     }
 
     /// The first value of the query parameter `name` (exact, case-sensitive match), or nil.

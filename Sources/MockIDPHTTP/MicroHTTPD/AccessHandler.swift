@@ -358,7 +358,7 @@ enum AccessHandler {
         }
         let body = pending.body
         pending.body = []
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: String(cString: method),
             path: target.path,
             query: target.query,
@@ -368,6 +368,7 @@ enum AccessHandler {
             isSecure: context.isSecure,
             localPort: context.localPort.load(ordering: .relaxed)
         )
+        request.rawTarget = raw
         return context.responder(request)
     }
 

@@ -140,7 +140,8 @@ package enum AppFields {
     static let table = FieldTable(
         clientID, name, type, secret, certificates, federatedCredentials, redirectURIs, identifierURIs, scopes, appRoles, apiPermissions,
         accessTokenVersion, multiTenant, enableIDTokenIssuance, enableAccessTokenIssuance, headlessSignIn, requirePKCE,
-        consentRequired, nativeAuth, groupMembershipClaims, optionalClaims, foci
+        consentRequired, nativeAuth, groupMembershipClaims, optionalClaims, foci,
+        saml
     ).reading(foci, before: enableIDTokenIssuance)
 }
 

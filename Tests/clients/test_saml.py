@@ -1,0 +1,251 @@
+"""SAML 2.0 enterprise apps (docs/saml.md): OneLogin's python3-saml, unmodified, configured from mockidp's federation
+metadata, signs Alice in end to end over the HTTP-Redirect binding (the browser's sign-in done by the page's form
+posts), RelayState included; the signatures of the metadata and of the Response are checked by independent
+verifiers (the xmlsec1 command and signxml); an AuthnRequest from an unknown service provider is refused on the
+error page."""
+import base64
+import os
+import shutil
+import ssl
+import subprocess
+import tempfile
+from urllib.parse import urlparse
+
+import pytest
+from lxml import etree
+from onelogin.saml2.auth import OneLogin_Saml2_Auth
+from onelogin.saml2.idp_metadata_parser import OneLogin_Saml2_IdPMetadataParser
+from onelogin.saml2.utils import OneLogin_Saml2_Utils
+from signxml import XMLVerifier
+
+from conftest import ALICE, ALICE_OID, CONTOSO
+from html_forms import forms
+
+SP_APP = "4d2c6b1e-9a3f-4e7d-8c5b-0f1e2d3c4b5a"
+SP_ENTITY = "https://sp.example.test/saml/metadata"
+SP_ACS = "https://sp.example.test/saml/acs"
+ASSERTION = "urn:oasis:names:tc:SAML:2.0:assertion"
+PROTOCOL = "urn:oasis:names:tc:SAML:2.0:protocol"
+NS = {"saml": ASSERTION, "samlp": PROTOCOL, "md": "urn:oasis:names:tc:SAML:2.0:metadata",
+      "ds": "http://www.w3.org/2000/09/xmldsig#"}
+
+
+@pytest.fixture(scope="module")
+def saml_app(server):
+    import requests
+    s = requests.Session()
+    s.verify = server.ca
+    added = s.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO),
+                   json={"clientId": SP_APP, "name": "Contoso SAML SP", "identifierUris": [SP_ENTITY],
+                         "redirectUris": [SP_ACS], "saml": {"attributes": {"department": "department"}}})
+    assert added.status_code == 201, added.text
+    return SP_APP
+
+
+def metadata(session, server, appid=None):
+    url = server.url("/%s/federationmetadata/2007-06/federationmetadata.xml" % CONTOSO)
+    response = session.get(url, params={"appid": appid} if appid else None)
+    assert response.status_code == 200, response.text
+    return response.content
+
+
+def sp_settings(idp, entity=SP_ENTITY):
+    return {
+        "strict": True,
+        "sp": {"entityId": entity,
+               "assertionConsumerService": {"url": SP_ACS, "binding": "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"},
+               "NameIDFormat": "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"},
+        "idp": idp["idp"],
+        "security": {"wantAssertionsSigned": True, "wantMessagesSigned": False, "requestedAuthnContext": False},
+    }
+
+
+def sp_request(path, post=None):
+    return {"https": "on", "http_host": "sp.example.test", "script_name": path,
+            "get_data": {}, "post_data": post or {}}
+
+
+def xmlsec1_verify(xml, certificate_der, id_element):
+    """The xmlsec1 command's verdict on `xml`, keyed by the certificate alone."""
+    folder = tempfile.mkdtemp(prefix="mockidp-saml-")
+    try:
+        document, cert = os.path.join(folder, "signed.xml"), os.path.join(folder, "cert.pem")
+        with open(document, "wb") as f:
+            f.write(xml)
+        with open(cert, "w") as f:
+            f.write(ssl.DER_cert_to_PEM_cert(certificate_der))
+        return subprocess.run(["xmlsec1", "--verify", "--enabled-reference-uris", "same-doc", "--id-attr:ID", id_element,
+                               "--pubkey-cert-pem", cert, document], capture_output=True, text=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def sign_in(session, url, username=ALICE, password="alice-password"):
+    """Follows mockidp's sign-in page as a browser without JavaScript: the page, the sign-in form, then the
+    auto-submitting form to the service provider, whose action and fields are returned."""
+    page = session.get(url)
+    assert page.status_code == 200, page.text
+    form = next(f for f in forms(page.text) if ("mockidp_action", "signin") in f["fields"])
+    fields = dict(form["fields"])
+    fields.update(username=username, password=password)
+    posted = session.post(server_url(url, form["action"]), data=fields)
+    assert posted.status_code == 200, posted.text
+    answer = forms(posted.text)[0]
+    return answer["action"], dict(answer["fields"])
+
+
+def server_url(base, action):
+    parts = urlparse(base)
+    return "%s://%s%s" % (parts.scheme, parts.netloc, action)
+
+
+def test_metadata_is_signed_with_a_byte_order_mark(session, server, saml_app):
+    tenant_doc = metadata(session, server)
+    assert tenant_doc.startswith(b"\xef\xbb\xbf<?xml")
+    root = etree.fromstring(tenant_doc[3:])
+    assert root.get("entityID") == "https://sts.windows.net/%s/" % CONTOSO
+    sso = root.find("md:IDPSSODescriptor/md:SingleSignOnService", NS)
+    assert sso.get("Binding") == "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"
+    assert sso.get("Location") == server.url("/%s/saml2" % CONTOSO)
+    assert root.find("md:IDPSSODescriptor/md:SingleLogoutService", NS).get("Location") == server.url("/%s/saml2" % CONTOSO)
+    passive = root.find("md:RoleDescriptor/{http://docs.oasis-open.org/wsfed/federation/200706}PassiveRequestorEndpoint", NS)
+    assert passive is not None and server.url("/%s/wsfed" % CONTOSO) in etree.tostring(passive).decode()
+    # The tenant document is signed by the tenant's token-signing key; the app's by the app's own certificate.
+    tenant_cert = root.find("ds:Signature/ds:KeyInfo/ds:X509Data/ds:X509Certificate", NS).text
+    app_doc = metadata(session, server, saml_app)
+    app_root = etree.fromstring(app_doc[3:])
+    app_cert = app_root.find("md:IDPSSODescriptor/md:KeyDescriptor/ds:KeyInfo/ds:X509Data/ds:X509Certificate", NS).text
+    assert app_cert != tenant_cert
+    for document, cert in ((tenant_doc, tenant_cert), (app_doc, app_cert)):
+        der = base64.b64decode(cert)
+        result = xmlsec1_verify(document[3:], der, "urn:oasis:names:tc:SAML:2.0:metadata:EntityDescriptor")
+        assert result.returncode == 0, result.stderr
+        XMLVerifier().verify(document[3:], x509_cert=ssl.DER_cert_to_PEM_cert(der))
+    # Case does not matter in the path.
+    upper = session.get(server.url("/%s/FederationMetadata/2007-06/FederationMetadata.xml" % CONTOSO))
+    assert upper.status_code == 200 and upper.content.startswith(b"\xef\xbb\xbf")
+
+
+def test_python3_saml_signs_alice_in(session, server, saml_app):
+    idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, saml_app))
+    assert idp["idp"]["entityId"] == "https://sts.windows.net/%s/" % CONTOSO
+    auth = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp))
+    login = auth.login(return_to="https://sp.example.test/after?x=1")
+    request_id = auth.get_last_request_id()
+    action, fields = sign_in(session, login)
+    assert action == SP_ACS
+    assert fields["RelayState"] == "https://sp.example.test/after?x=1"
+    response = OneLogin_Saml2_Auth(sp_request("/saml/acs", fields), sp_settings(idp))
+    response.process_response(request_id=request_id)
+    assert response.get_errors() == [], response.get_last_error_reason()
+    assert response.is_authenticated()
+    assert response.get_nameid() == ALICE
+    assert response.get_nameid_format() == "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"
+    attributes = response.get_attributes()
+    assert attributes["http://schemas.microsoft.com/identity/claims/tenantid"] == [CONTOSO]
+    assert attributes["http://schemas.microsoft.com/identity/claims/objectidentifier"] == [ALICE_OID]
+    assert attributes["http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name"] == [ALICE]
+    assert response.get_session_index()
+
+    # The Response as Entra's: the assertion signed (not the Response), the signature right after its Issuer,
+    # the attributes in Entra's order; xmlsec1 verifies it with the app's certificate from the metadata.
+    xml = base64.b64decode(fields["SAMLResponse"])
+    root = etree.fromstring(xml)
+    assert root.get("InResponseTo") == request_id and root.get("Destination") == SP_ACS
+    assert root.find("ds:Signature", NS) is None
+    assertion = root.find("saml:Assertion", NS)
+    assert [etree.QName(c).localname for c in assertion][:3] == ["Issuer", "Signature", "Subject"]
+    names = [a.get("Name") for a in assertion.findall("saml:AttributeStatement/saml:Attribute", NS)]
+    assert names[:5] == ["http://schemas.microsoft.com/identity/claims/tenantid",
+                         "http://schemas.microsoft.com/identity/claims/objectidentifier",
+                         "http://schemas.microsoft.com/identity/claims/displayname",
+                         "http://schemas.microsoft.com/identity/claims/identityprovider",
+                         "http://schemas.microsoft.com/claims/authnmethodsreferences"]
+    certificate = base64.b64decode(OneLogin_Saml2_Utils.format_cert(idp["idp"]["x509cert"], heads=False))
+    result = xmlsec1_verify(xml, certificate, "urn:oasis:names:tc:SAML:2.0:assertion:Assertion")
+    assert result.returncode == 0, result.stderr
+
+    # The browser session is shared: a second sign-on needs no password and answers at once.
+    again = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp))
+    page = session.get(again.login(return_to="second"))
+    answer = forms(page.text)[0]
+    assert answer["action"] == SP_ACS and dict(answer["fields"])["RelayState"] == "second"
+
+
+def test_an_unknown_service_provider_is_refused_on_the_error_page(session, server, saml_app):
+    idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, saml_app))
+    auth = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp, entity="https://unknown.example.test/sp"))
+    page = session.get(auth.login())
+    assert page.status_code == 400
+    assert "AADSTS700016" in page.text
+    assert "SAMLResponse" not in page.text
+
+
+def test_rotation_publishes_both_certificates_until_retired(session, server, saml_app):
+    before = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, saml_app))["idp"]["x509cert"]
+    rotated = session.post(server.url("/_mockidp/tenants/%s/apps/%s/saml/rotate" % (CONTOSO, saml_app)))
+    assert rotated.status_code == 200, rotated.text
+    assert len(rotated.json()["thumbprints"]) == 2
+    root = etree.fromstring(metadata(session, server, saml_app)[3:])
+    certs = [c.text for c in root.findall("md:IDPSSODescriptor/md:KeyDescriptor/ds:KeyInfo/ds:X509Data/ds:X509Certificate", NS)]
+    assert len(certs) == 2 and certs[1] == before and certs[0] != before
+    retired = session.post(server.url("/_mockidp/keys/retire"), json={})
+    assert retired.status_code == 200, retired.text
+    root = etree.fromstring(metadata(session, server, saml_app)[3:])
+    assert [c.text for c in root.findall("md:IDPSSODescriptor/md:KeyDescriptor/ds:KeyInfo/ds:X509Data/ds:X509Certificate", NS)] == certs[:1]
+
+
+SIGNED_APP = "8e1f0a2b-3c4d-4e5f-9a6b-7c8d9e0f1a2b"
+SIGNED_ENTITY = "https://signed-sp.example.test/saml/metadata"
+
+
+def sp_key_pair(folder):
+    """An RSA key and a self-signed certificate for a service provider that signs its requests; the certificate's
+    path is what the app's `certificates` lists."""
+    import datetime
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.x509.oid import NameOID
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "signed-sp.example.test")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=30)).sign(key, hashes.SHA256()))
+    cert_pem = cert.public_bytes(serialization.Encoding.PEM).decode()
+    key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    path = os.path.join(folder, "sp-cert.pem")
+    with open(path, "w") as f:
+        f.write(cert_pem)
+    return key_pem, cert_pem, path
+
+
+def test_a_signed_redirect_request_is_required_and_checked(session, server, saml_app):
+    folder = tempfile.mkdtemp(prefix="mockidp-saml-sp-")
+    try:
+        key_pem, cert_pem, path = sp_key_pair(folder)
+        added = session.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO),
+                             json={"clientId": SIGNED_APP, "identifierUris": [SIGNED_ENTITY], "redirectUris": [SP_ACS],
+                                   "certificates": [path], "saml": {"requireSignedRequests": True}})
+        assert added.status_code == 201, added.text
+        idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, SIGNED_APP))
+        unsigned = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp, entity=SIGNED_ENTITY))
+        refused = session.get(unsigned.login())
+        assert refused.status_code == 400 and "AADSTS75005" in refused.text and "requires signed requests" in refused.text
+        settings = sp_settings(idp, entity=SIGNED_ENTITY)
+        settings["sp"].update(x509cert=cert_pem, privateKey=key_pem)
+        settings["security"].update(authnRequestsSigned=True,
+                                    signatureAlgorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256")
+        signed = OneLogin_Saml2_Auth(sp_request("/saml/login"), settings)
+        url = signed.login(return_to="signed")
+        assert "Signature=" in url and "SigAlg=" in url
+        # Accepted: the sign-in page, then the Response for the service provider.
+        action, fields = sign_in(session, url)
+        assert action == SP_ACS and fields["RelayState"] == "signed"
+        # A request whose signature no longer matches its query is refused.
+        tampered = session.get(url.replace("RelayState=signed", "RelayState=other"))
+        assert tampered.status_code == 400 and "AADSTS75005" in tampered.text
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
