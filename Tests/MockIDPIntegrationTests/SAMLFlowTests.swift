@@ -73,6 +73,33 @@ import Testing
         }
     }
 
+    @Test("a SAML tamper fault goes into the app's next Response only; mixed-up token kinds are refused", arguments: MockIdentityProviderMode.allCases)
+    func tamper(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            try await Self.addApp(idp, saml: [:])
+            let fault = try await idp.tamperSAML(.wrongAudience, clientID: Self.app)
+            #expect(fault["tamper"]?.stringValue == "saml-wrong-audience" && fault["token"]?.stringValue == "saml")
+            #expect(try await idp.pendingFaults().contains { $0["tamper"]?.stringValue == "saml-wrong-audience" })
+            for (body, problem) in [("{\"tamper\": \"saml-unsigned\", \"token\": \"id\"}", "applies to SAML Responses only"),
+                                    ("{\"tamper\": \"bad-signature\", \"token\": \"saml\"}", "is a JWT defect"),
+                                    ("{\"tamper\": \"saml-nothing\", \"token\": \"saml\"}", "saml-xsw")] {
+                let refused = try await idp.postJSON("/_mockidp/faults", text: body)
+                #expect(refused.status == 400 && refused.text.contains(problem), "\(body): \(refused.text)")
+            }
+
+            let browser = Browser(idp)
+            let page = try await Self.post(browser, idp, Self.request())
+            let posted = try await browser.submit(page, action: "signin",
+                                                  [("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password")])
+            let tampered = try Self.answer(posted).xml
+            #expect(tampered.contains("<Audience>spn:") && !tampered.contains("<Audience>\(Self.entity)</Audience>"))
+            #expect(tampered.contains("InResponseTo=\"_req1\"") && tampered.contains("<SignatureValue>"))
+            #expect(try await idp.pendingFaults().isEmpty)
+            let clean = try Self.answer(try await Self.post(browser, idp, Self.request(id: "_req2"))).xml
+            #expect(clean.contains("<Audience>\(Self.entity)</Audience>"))
+        }
+    }
+
     @Test("Entra's refusals: on the error page, or InvalidNameIDPolicy in a posted Response", arguments: MockIdentityProviderMode.allCases)
     func refusals(mode: MockIdentityProviderMode) async throws {
         try await withMockIdentityProvider(mode: mode) { idp in

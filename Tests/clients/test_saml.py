@@ -2,7 +2,7 @@
 metadata, signs Alice in end to end over the HTTP-Redirect binding (the browser's sign-in done by the page's form
 posts), RelayState included; the signatures of the metadata and of the Response are checked by independent
 verifiers (the xmlsec1 command and signxml); an AuthnRequest from an unknown service provider is refused on the
-error page."""
+error page; a Response with each tamper defect (docs/saml.md, "Tamper defects") is refused by python3-saml."""
 import base64
 import os
 import shutil
@@ -15,6 +15,8 @@ import pytest
 from lxml import etree
 from onelogin.saml2.auth import OneLogin_Saml2_Auth
 from onelogin.saml2.idp_metadata_parser import OneLogin_Saml2_IdPMetadataParser
+from onelogin.saml2.response import OneLogin_Saml2_Response
+from onelogin.saml2.settings import OneLogin_Saml2_Settings
 from onelogin.saml2.utils import OneLogin_Saml2_Utils
 from signxml import XMLVerifier
 
@@ -249,3 +251,81 @@ def test_a_signed_redirect_request_is_required_and_checked(session, server, saml
         assert tampered.status_code == 400 and "AADSTS75005" in tampered.text
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# Each SAML tamper defect (docs/saml.md, "Tamper defects") and the reason python3-saml gives for refusing it.
+REFUSED = {
+    "saml-unsigned": "The Assertion of the Response is not signed",
+    "saml-bad-signature": "Signature validation failed",
+    "saml-foreign-key": "Signature validation failed",
+    "saml-wrong-issuer": "Invalid issuer",
+    "saml-wrong-audience": "is not a valid audience",
+    "saml-wrong-recipient": "A valid SubjectConfirmation was not found",
+    "saml-wrong-destination": "The response was received at",
+    "saml-wrong-inresponseto": "The InResponseTo of the Response",
+    "saml-expired": "Could not validate timestamp: expired",
+    "saml-not-yet-valid": "Could not validate timestamp: not yet valid",
+    "saml-xsw": "SAML Response must contain 1 assertion",
+}
+
+
+def tampered(session, server, saml_app, defect):
+    """Alice signs in to the service provider with `defect` (none: a clean Response) in the Response; returns
+    python3-saml's verdict (strict, the certificate from the app's metadata), the response object and the XML."""
+    idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, saml_app))
+    if defect:
+        added = session.post(server.url("/_mockidp/faults"),
+                             json={"tamper": defect, "token": "saml", "clientId": saml_app, "count": 1})
+        assert added.status_code == 201, added.text
+        assert added.json()["tamper"] == defect and added.json()["token"] == "saml"
+    auth = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp))
+    login = auth.login()
+    request_id = auth.get_last_request_id()
+    _, fields = sign_in(session, login)
+    response = OneLogin_Saml2_Response(OneLogin_Saml2_Settings(sp_settings(idp)), fields["SAMLResponse"])
+    valid = response.is_valid(sp_request("/saml/acs", fields), request_id)
+    return valid, response, base64.b64decode(fields["SAMLResponse"])
+
+
+def test_python3_saml_accepts_an_untampered_response(session, server, saml_app):
+    valid, response, _ = tampered(session, server, saml_app, None)
+    assert valid, response.get_error()
+    assert response.get_nameid() == ALICE
+
+
+@pytest.mark.parametrize("defect", sorted(REFUSED))
+def test_python3_saml_refuses_each_tamper_defect(session, server, saml_app, defect):
+    valid, response, xml = tampered(session, server, saml_app, defect)
+    assert not valid
+    assert REFUSED[defect] in response.get_error(), response.get_error()
+    faults = session.get(server.url("/_mockidp/faults")).json()["faults"]
+    assert not [f for f in faults if f.get("token") == "saml"]
+    if defect == "saml-xsw":
+        # The signed assertion, untouched, in Extensions; in its place an unsigned one naming Bob.
+        root = etree.fromstring(xml)
+        wrapped = root.find("samlp:Extensions/saml:Assertion", NS)
+        assert wrapped.find("ds:Signature", NS) is not None
+        assert wrapped.find("saml:Subject/saml:NameID", NS).text == ALICE
+        forged = root.find("saml:Assertion", NS)
+        assert forged.find("ds:Signature", NS) is None
+        assert forged.find("saml:Subject/saml:NameID", NS).text == "bob@contoso.onmicrosoft.com"
+
+
+def test_a_comment_in_the_name_id_fools_only_a_careless_parser(session, server, saml_app):
+    valid, response, xml = tampered(session, server, saml_app, "saml-comment-nameid")
+    assert b">alice@contoso<!---->.onmicrosoft.com</NameID>" in xml
+    # The signature (exclusive c14n without comments) still verifies; python3-saml drops comments before reading,
+    # so it reads Alice's whole name: not fooled.
+    assert valid, response.get_error()
+    assert response.get_nameid() == ALICE
+    # A parser that keeps comments and reads the text before the first child reads the truncated name.
+    careless = etree.fromstring(xml).find("saml:Assertion/saml:Subject/saml:NameID", NS)
+    assert careless.text == "alice@contoso"
+
+
+def test_saml_and_jwt_defects_are_not_mixed_up(session, server):
+    for body, problem in (({"tamper": "saml-unsigned", "token": "id"}, "applies to SAML Responses only"),
+                          ({"tamper": "expired", "token": "saml"}, "is a JWT defect"),
+                          ({"tamper": "saml-typo", "token": "saml"}, "saml-comment-nameid")):
+        refused = session.post(server.url("/_mockidp/faults"), json=body)
+        assert refused.status_code == 400 and problem in refused.text, refused.text

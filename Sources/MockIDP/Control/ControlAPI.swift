@@ -143,6 +143,12 @@ extension EndpointHandlers {
             case .success(let extra): return controlJSON(provider.controls.add(extra).json, status: .created)
             }
         case .addFault:
+            if SAMLTamperFault.isSAMLTamper(request.body) {
+                switch SAMLTamperFault.read(request.body) {
+                case .failure(let problems): return invalidBody(problems.problems)
+                case .success(let fault): return controlJSON(provider.controls.add(fault).json, status: .created)
+                }
+            }
             if TamperFault.isTamper(request.body) {
                 switch TamperFault.read(request.body) {
                 case .failure(let problems): return invalidBody(problems.problems)
@@ -154,7 +160,8 @@ extension EndpointHandlers {
             case .success(let fault): return controlJSON(provider.controls.add(fault).json, status: .created)
             }
         case .listFaults:
-            return controlJSON(.object(["faults": .array(provider.controls.pendingFaults.map(\.json) + provider.controls.pendingTamperFaults.map(\.json))]))
+            return controlJSON(.object(["faults": .array(provider.controls.pendingFaults.map(\.json) + provider.controls.pendingTamperFaults.map(\.json)
+                                                  + provider.controls.pendingSAMLTamperFaults.map(\.json))]))
         case .rotateKeys:
             let previous = provider.snapshot().signingKeys.first?.keyID
             let key: SigningKey

@@ -181,7 +181,8 @@ extension TamperFault {
         let name = body.string("tamper")
         let defect = name.flatMap(TokenDefect.init(rawValue:))
         if let name, defect == nil {
-            body.problems.append("'tamper' must be one of \(TokenDefect.names(for: nil).joined(separator: ", ")); got '\(name)'")
+            body.problems.append("'tamper' must be one of \(TokenDefect.names(for: nil).joined(separator: ", ")) "
+                                 + "(or, with \"token\": \"saml\", one of \(SAMLDefect.names.joined(separator: ", "))); got '\(name)'")
         }
         let tokenName = body.string("token") ?? "all"
         let token = TamperFault.Selection(rawValue: tokenName)
@@ -191,6 +192,34 @@ extension TamperFault {
         let fault = TamperFault(defect: defect ?? .badSignature, token: token ?? .all, clientID: body.string("clientId"),
                                 remaining: body.remainingCount())
         if defect != nil, token != nil, let problem = fault.problem { body.problems.append(problem) }
+        guard body.problems.isEmpty else { return .failure(ControlProblems(body.problems)) }
+        return .success(fault)
+    }
+}
+
+extension SAMLTamperFault {
+    /// Whether a faults call body asks for a SAML tamper fault: `"token": "saml"`, or a `saml-` defect (which, with
+    /// another token kind, is then refused).
+    static func isSAMLTamper(_ bytes: [UInt8]) -> Bool {
+        var body = ControlBody(bytes, known: [])
+        guard body.has("tamper") else { return false }
+        return body.string("token") == "saml" || body.string("tamper")?.hasPrefix("saml-") == true
+    }
+
+    /// Reads a SAML tamper fault from its control-call body; the problems found otherwise (an unknown defect, a JWT
+    /// defect for SAML, a SAML defect for tokens).
+    static func read(_ bytes: [UInt8]) -> Result<SAMLTamperFault, ControlProblems> {
+        var body = ControlBody(bytes, known: TamperFault.controlKeys)
+        let name = body.string("tamper") ?? ""
+        let defect = SAMLDefect(rawValue: name)
+        let token = body.string("token") ?? "all"
+        if token != "saml" {
+            body.problems.append("'\(name)' applies to SAML Responses only: send \"token\": \"saml\" (got '\(token)')")
+        } else if defect == nil {
+            let what = TokenDefect(rawValue: name) == nil ? "" : " ('\(name)' is a JWT defect, for \"token\": \"id\", \"access\" or \"all\")"
+            body.problems.append("with \"token\": \"saml\", 'tamper' must be one of \(SAMLDefect.names.joined(separator: ", ")); got '\(name)'\(what)")
+        }
+        let fault = SAMLTamperFault(defect: defect ?? .unsigned, clientID: body.string("clientId"), remaining: body.remainingCount())
         guard body.problems.isEmpty else { return .failure(ControlProblems(body.problems)) }
         return .success(fault)
     }

@@ -4,6 +4,7 @@ struct ControlRegistrations: Sendable {
     var faults: [Fault] = []
     var extraClaims: [ExtraClaims] = []
     var tamperFaults: [TamperFault] = []
+    var samlTamperFaults: [SAMLTamperFault] = []
     var nextID = 0
 
     /// The next registration ID.
@@ -40,3 +41,4 @@ protocol ControlRegistration: Sendable {
 extension Fault: ControlRegistration {}
 extension ExtraClaims: ControlRegistration {}
 extension TamperFault: ControlRegistration {}
+extension SAMLTamperFault: ControlRegistration {}

@@ -98,12 +98,28 @@ package final class Controls: Sendable {
         registrations.withLock { s in s.take(from: \.tamperFaults) { $0.matches(kind: kind, clientID: clientID, has: has) }?.defect }
     }
 
+    // MARK: SAML tamper faults
+
+    /// Registers `fault`; returns it with its ID.
+    package func add(_ fault: SAMLTamperFault) -> SAMLTamperFault {
+        registrations.withLock { $0.register(fault, in: \.samlTamperFaults) }
+    }
+
+    /// The SAML tamper faults waiting, oldest first.
+    package var pendingSAMLTamperFaults: [SAMLTamperFault] { registrations.withLock { $0.samlTamperFaults } }
+
+    /// The defect of the oldest SAML tamper fault matching a Response to the app `clientID`, counted as used.
+    package func takeSAMLDefect(clientID: String) -> SAMLDefect? {
+        registrations.withLock { s in s.take(from: \.samlTamperFaults) { $0.matches(clientID: clientID) }?.defect }
+    }
+
     /// Forgets every registration (IDs go on counting).
     func removeAll() {
         registrations.withLock { s in
             s.faults.removeAll()
             s.extraClaims.removeAll()
             s.tamperFaults.removeAll()
+            s.samlTamperFaults.removeAll()
         }
     }
 }

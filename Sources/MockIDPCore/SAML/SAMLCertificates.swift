@@ -99,8 +99,8 @@ package final class SAMLCertificates: Sendable {
 
     private static func name(_ tenantID: String, _ clientID: String) -> String { tenantID + "/" + clientID.lowercased() }
 
-    /// A new RSA-2048 key and its certificate.
-    private static func make() throws(XMLError) -> XMLSigningKey {
+    /// A new RSA-2048 key and its certificate (also `saml-foreign-key`'s key, published nowhere).
+    static func make() throws(XMLError) -> XMLSigningKey {
         do {
             let key = try PrivateKey.generateRSA(bits: 2048)
             let certificate = try Certificate.selfSigned(key: key, commonName: commonName, validityDays: validityDays)

@@ -193,7 +193,12 @@ extension SAMLEndpoint {
                 attributes: SAMLAttributes.of(user: user, tenant: tenant, app: app, settings: settings, issuer: issuer,
                                               groups: groups, graphHost: cloud.cloudGraphHostName),
                 signing: settings.signing, method: Self.method(settings), certificate: key.certificate, failure: nil)
-            return .success(delivery(try document.signed(by: key), signOn))
+            guard let defect = provider.controls.takeSAMLDefect(clientID: app.clientID) else {
+                return .success(delivery(try document.signed(by: key), signOn))
+            }
+            let inputs = SAMLTamperInputs(newGUID: { [provider] in provider.newGUID() },
+                                          otherNameID: otherNameID(than: user, in: tenant, format: format, source: settings.nameIDSource))
+            return .success(delivery(try document.signed(by: key, defect: defect, inputs: inputs), signOn))
         } catch {
             return .failure(.samlSigningFailed(error.reason))
         }
@@ -211,6 +216,16 @@ extension SAMLEndpoint {
             throw XMLError("the app has no SAML signing certificate")
         }
         return key
+    }
+
+    /// The `NameID` of another user of `tenant` for `saml-xsw`: the first other user, or a made-up `mallory` of
+    /// `user`'s domain when the tenant has no other (docs/saml.md, "Tamper defects").
+    private func otherNameID(than user: User, in tenant: Tenant, format: String, source: SAMLSettings.NameIDSource) -> String {
+        if let other = tenant.users.first(where: { $0.objectID != user.objectID }) {
+            return nameID(other, format: format, source: source)
+        }
+        let domain = user.username.firstIndex(of: "@").map { String(user.username[$0...]) } ?? ""
+        return "mallory" + domain
     }
 
     /// The `NameID`'s value: the configured source, or for a transient format a new value each time.

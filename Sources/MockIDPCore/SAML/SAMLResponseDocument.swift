@@ -32,6 +32,14 @@ struct SAMLResponseDocument {
     var certificate: Certificate
     /// Set for a Response that carries no assertion.
     var failure: Failure?
+    /// The bearer confirmation's `Recipient` when not `destination` (a tamper defect's).
+    var recipient: String? = nil
+    /// The assertion's `NotBefore` and `NotOnOrAfter` when not the usual ones (a tamper defect's).
+    var validity: (notBefore: Int, notOnOrAfter: Int)? = nil
+    /// False for a Response without signature templates (`saml-unsigned`).
+    var signatures = true
+    /// Whether the `NameID` carries a comment after its domain's first label (`saml-comment-nameid`).
+    var nameIDComment = false
 
     static let statusPrefix = "urn:oasis:names:tc:SAML:2.0:status:"
 
@@ -47,11 +55,11 @@ struct SAMLResponseDocument {
         var out = "<samlp:Response ID=\"\(responseID)\" Version=\"2.0\" IssueInstant=\"\(Self.instant(issueInstant))\" "
             + "Destination=\"\(XMLText.attribute(destination))\"\(inResponse) xmlns:samlp=\"\(XMLNamespace.protocolMessages)\">"
             + "<Issuer xmlns=\"\(XMLNamespace.assertion)\">\(XMLText.escape(issuer))</Issuer>"
-        if signing != .assertion {
+        if signatures, signing != .assertion {
             out += SignatureTemplate.xml(referenceID: responseID, method: method, certificate: certificate)
         }
         guard failure == nil else { return out + status + "</samlp:Response>" }
-        return out + status + assertion + "</samlp:Response>"
+        return out + status + assertionXML + "</samlp:Response>"
     }
 
     private var status: String {
@@ -63,18 +71,19 @@ struct SAMLResponseDocument {
             + "<samlp:StatusMessage>\(XMLText.escape(failure.message))</samlp:StatusMessage></samlp:Status>"
     }
 
-    private var assertion: String {
+    /// The `Assertion` element, with its signature template when `signing` asks for one.
+    var assertionXML: String {
         let confirmationTarget = inResponseTo.map { " InResponseTo=\"\(XMLText.attribute($0))\"" } ?? ""
         var out = "<Assertion ID=\"\(assertionID)\" IssueInstant=\"\(Self.instant(issueInstant))\" Version=\"2.0\" xmlns=\"\(XMLNamespace.assertion)\">"
             + "<Issuer>\(XMLText.escape(issuer))</Issuer>"
-        if signing != .response {
+        if signatures, signing != .response {
             out += SignatureTemplate.xml(referenceID: assertionID, method: method, certificate: certificate)
         }
-        out += "<Subject><NameID Format=\"\(nameIDFormat)\">\(XMLText.escape(nameID))</NameID>"
+        out += "<Subject><NameID Format=\"\(nameIDFormat)\">\(nameIDText)</NameID>"
             + "<SubjectConfirmation Method=\"urn:oasis:names:tc:SAML:2.0:cm:bearer\">"
-            + "<SubjectConfirmationData\(confirmationTarget) NotOnOrAfter=\"\(Self.instant(issueInstant + 3600))\" "
-            + "Recipient=\"\(XMLText.attribute(destination))\"/></SubjectConfirmation></Subject>"
-            + "<Conditions NotBefore=\"\(Self.instant(issueInstant - 300))\" NotOnOrAfter=\"\(Self.instant(issueInstant + 3600))\">"
+            + "<SubjectConfirmationData\(confirmationTarget) NotOnOrAfter=\"\(Self.instant(conditions.notOnOrAfter))\" "
+            + "Recipient=\"\(XMLText.attribute(recipient ?? destination))\"/></SubjectConfirmation></Subject>"
+            + "<Conditions NotBefore=\"\(Self.instant(conditions.notBefore))\" NotOnOrAfter=\"\(Self.instant(conditions.notOnOrAfter))\">"
             + "<AudienceRestriction><Audience>\(XMLText.escape(audience))</Audience></AudienceRestriction></Conditions>"
             + "<AttributeStatement>"
         for attribute in attributes where !attribute.values.isEmpty {
@@ -87,6 +96,19 @@ struct SAMLResponseDocument {
             + "<AuthnContext><AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</AuthnContextClassRef>"
             + "</AuthnContext></AuthnStatement></Assertion>"
         return out
+    }
+
+    /// From five minutes before issue to an hour after, unless a defect says otherwise.
+    var conditions: (notBefore: Int, notOnOrAfter: Int) { validity ?? (issueInstant - 300, issueInstant + 3600) }
+
+    /// The `NameID`'s content, escaped; with `nameIDComment`, an empty comment after the domain's first label
+    /// (`alice@contoso<!---->.onmicrosoft.com`), or in the middle of a value with no domain.
+    var nameIDText: String {
+        guard nameIDComment else { return XMLText.escape(nameID) }
+        let at = nameID.firstIndex(of: "@")
+        let cut = at.flatMap { nameID[$0...].firstIndex(of: ".") }
+            ?? nameID.index(nameID.startIndex, offsetBy: nameID.count / 2)
+        return XMLText.escape(String(nameID[..<cut])) + "<!---->" + XMLText.escape(String(nameID[cut...]))
     }
 
     /// The Response signed as `signing` asks, by `key`, written once: the bytes to base64 into `SAMLResponse`. A

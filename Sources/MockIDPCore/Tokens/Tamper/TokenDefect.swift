@@ -200,12 +200,12 @@ extension TokenDefect {
         }
     }
 
-    /// `scheme://host/path` with the host replaced by `issuer.invalid` (RFC 2606: never a real host).
-    static func onOtherHost(_ issuer: String) -> String {
-        guard let scheme = issuer.firstRange(of: "://") else { return "https://issuer.invalid/" + issuer }
+    /// `scheme://host/path` with the host replaced by `host` (by default `issuer.invalid`; RFC 2606: never a real host).
+    static func onOtherHost(_ issuer: String, host: String = "issuer.invalid") -> String {
+        guard let scheme = issuer.firstRange(of: "://") else { return "https://\(host)/" + issuer }
         let rest = issuer[scheme.upperBound...]
         let path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
-        return "https://issuer.invalid" + path
+        return "https://\(host)" + path
     }
 
     private static func failure(_ why: String) -> OAuthError {
