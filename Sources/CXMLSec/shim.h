@@ -29,6 +29,17 @@
 #define XMLSEC_CRYPTO_OPENSSL 1
 #endif
 
+// libxml2 as Debian builds it (LIBXML_ICU_ENABLED) includes the system ICU's <unicode/ucnv.h> only to name two ICU
+// types in a struct of its encoding handlers. Foundation carries its own, newer ICU (module _FoundationICU), and a Swift
+// module that sees both copies fails to build: "'UErrorCode' has different definitions in different modules". The
+// guard below keeps the system header out and declares just the two names the struct uses, with ICU's own
+// definitions (UConverter is opaque; UChar is a 16-bit code unit), so the struct's layout stays the library's.
+#ifndef UCNV_H
+#define UCNV_H
+typedef struct UConverter UConverter;
+typedef unsigned short UChar;
+#endif
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlsave.h>
