@@ -37,6 +37,8 @@ public final class IdentityProvider: Sendable {
     package let samlCertificates: SAMLCertificates
     /// SAML sign-ons waiting for their user on the sign-in page.
     let samlSignOns = PendingSAMLSignOns(capacity: 100_000)
+    /// The last SAML Response each app was sent, for the inspector.
+    package let samlResponses = SAMLResponseLog()
 
     /// A provider serving `configuration`, signing with the first of `signingKeys` and publishing all of them.
     package init(configuration: IdentityProviderConfiguration, signingKeys: [SigningKey], clock: ProviderClock = .system(),
@@ -95,7 +97,7 @@ public final class IdentityProvider: Sendable {
     }
 
     /// Back to the start: the loaded configuration's users and apps, no sessions, codes, device codes, refresh
-    /// tokens, consents or native-auth flows, no faults, extra claims or outbox messages, and the real time. Signing keys stay as they are.
+    /// tokens, consents or native-auth flows, no faults, extra claims, outbox messages or SAML Responses kept for the inspector, and the real time. Signing keys stay as they are.
     package func reset() {
         served.restoreLoadedConfiguration()
         refreshTokens.removeAll()
@@ -104,6 +106,7 @@ public final class IdentityProvider: Sendable {
         deviceCodes.removeAll()
         consents.removeAll()
         samlSignOns.removeAll()
+        samlResponses.removeAll()
         controls.removeAll()
         outbox.removeAll()
         emailVerifications.removeAll()

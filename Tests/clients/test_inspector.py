@@ -80,3 +80,46 @@ def test_inspector_shows_the_directory_live_requests_and_decodes_a_token():
     finally:
         driver.quit()
         assert stop_server(server) == 0
+
+
+def test_inspector_decodes_a_saml_apps_last_response():
+    from html_forms import forms
+    from test_saml import server_url
+    server = start_server()
+    driver = new_browser(server)
+    http = own_session(server)
+    app = "7b0c2d4e-1f3a-4b5c-8d6e-9f0a1b2c3d4e"
+    try:
+        added = http.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO),
+                          json={"clientId": app, "name": "Inspected SAML SP", "identifierUris": ["https://sp.example.test/i"],
+                                "redirectUris": ["https://sp.example.test/i/acs"], "saml": {}})
+        assert added.status_code == 201, added.text
+        # IdP-initiated sign-on (as My Apps launches it), the sign-in page's form posted by hand.
+        launch = server.url("/%s/saml2?appid=%s" % (CONTOSO, app))
+        page = http.get(launch)
+        form = next(f for f in forms(page.text) if ("mockidp_action", "signin") in f["fields"])
+        fields = dict(form["fields"], username="alice@contoso.onmicrosoft.com", password="alice-password")
+        posted = http.post(server_url(launch, form["action"]), data=fields)
+        assert forms(posted.text)[0]["action"] == "https://sp.example.test/i/acs"
+
+        driver.set_window_size(1280, 1000)
+        driver.get(server.url("/_mockidp/"))
+        wait(driver).until(lambda d: "Inspected SAML SP" in d.find_element(By.ID, "tenants").text)
+        summary = next(s for s in driver.find_elements(By.CSS_SELECTOR, "#tenants summary") if "Inspected SAML SP" in s.text)
+        assert "SAML" in summary.text
+        summary.click()
+        details = summary.find_element(By.XPATH, "..")
+        wait(driver).until(lambda d: "Last Response" in details.text)
+        text = details.text
+        assert "federationmetadata.xml?appid=" + app in text and "https://sts.windows.net/%s/" % CONTOSO in text
+        assert "alice@contoso.onmicrosoft.com (emailAddress)" in text and "Success" in text
+        assert "Assertion" in text and "http://schemas.microsoft.com/identity/claims/objectidentifier" in text
+        # The page refreshes every 5 s: what the reader opened stays open.
+        driver.execute_script("return loadState()")
+        wait(driver).until(lambda d: any("Last Response" in s.find_element(By.XPATH, "..").text
+                                         for s in d.find_elements(By.CSS_SELECTOR, "#tenants summary")))
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == [], errors
+    finally:
+        driver.quit()
+        assert stop_server(server) == 0

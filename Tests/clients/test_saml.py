@@ -329,3 +329,38 @@ def test_saml_and_jwt_defects_are_not_mixed_up(session, server):
                           ({"tamper": "saml-typo", "token": "saml"}, "saml-comment-nameid")):
         refused = session.post(server.url("/_mockidp/faults"), json=body)
         assert refused.status_code == 400 and problem in refused.text, refused.text
+
+
+def inspected_app(session, server, saml_app):
+    tenant = next(t for t in session.get(server.url("/_mockidp/inspection")).json()["tenants"] if t["id"] == CONTOSO)
+    return next(a for a in tenant["apps"] if a["clientId"] == saml_app)["saml"]
+
+
+def test_the_inspector_shows_the_app_and_its_last_response_as_sent(session, server, saml_app):
+    valid, _, xml = tampered(session, server, saml_app, None)
+    assert valid
+    shown = inspected_app(session, server, saml_app)
+    assert shown["entityId"] == "https://sts.windows.net/%s/" % CONTOSO
+    assert shown["metadataUrl"] == server.url("/%s/federationmetadata/2007-06/federationmetadata.xml?appid=%s" % (CONTOSO, saml_app))
+    assert session.get(shown["metadataUrl"]).content.startswith(b"\xef\xbb\xbf<")
+    assert shown["idpInitiatedUrl"] == server.url("/%s/saml2?appid=%s" % (CONTOSO, saml_app))
+    signing = [c for c in shown["certificates"] if c["signing"]]
+    assert len(signing) == 1 and len(signing[0]["thumbprint"]) == 40
+    last = shown["lastResponse"]
+    assert last["xml"].encode() == xml and last["destination"] == SP_ACS and last["defect"] is None
+
+    # A tampered Response is kept as sent, with its defect named (a new browser: no session to sign in with).
+    session.cookies.clear()
+    _, _, xml = tampered(session, server, saml_app, "saml-wrong-audience")
+    last = inspected_app(session, server, saml_app)["lastResponse"]
+    assert last["xml"].encode() == xml and last["defect"] == "saml-wrong-audience"
+
+    # Reset forgets it; apps without `saml` show none of this.
+    assert session.post(server.url("/_mockidp/reset")).status_code == 200
+    restored = session.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO),
+                            json={"clientId": SP_APP, "name": "Contoso SAML SP", "identifierUris": [SP_ENTITY],
+                                  "redirectUris": [SP_ACS], "saml": {"attributes": {"department": "department"}}})
+    assert restored.status_code == 201
+    assert inspected_app(session, server, saml_app)["lastResponse"] is None
+    tenant = next(t for t in session.get(server.url("/_mockidp/inspection")).json()["tenants"] if t["id"] == CONTOSO)
+    assert all(a["saml"] is None for a in tenant["apps"] if a["clientId"] != saml_app)

@@ -4,7 +4,7 @@ import MockIDPJOSE
 
 /// The inspector (`GET /_mockidp/`, docs/control-api.md): one HTML page, no external assets, behind the control API's
 /// access rule. The page itself holds no data: its script reads `GET /_mockidp/inspection` (tenants, users, apps,
-/// authority URLs, keys, sessions), polls `GET /_mockidp/requests` for the request log, and sends pasted tokens to
+/// authority URLs, SAML apps' URLs, certificates and last Response, keys, sessions), polls `GET /_mockidp/requests` for the request log, and sends pasted tokens to
 /// `POST /_mockidp/tokens/inspect`. Everything from the server is set as text (`textContent`), never as markup, so
 /// names from configuration or control calls cannot inject HTML.
 extension EndpointHandlers {
@@ -31,7 +31,8 @@ extension EndpointHandlers {
             let apps: [JSONValue] = tenant.apps.map { app in
                 ["clientId": .string(app.clientID), "name": .string(app.displayName), "type": .string(app.type.rawValue),
                  "redirectUris": .array(app.redirectURIs.map(JSONValue.string)),
-                 "identifierUris": .array(app.identifierURIs.map(JSONValue.string)), "scopes": .array(app.scopes.map(JSONValue.string))]
+                 "identifierUris": .array(app.identifierURIs.map(JSONValue.string)), "scopes": .array(app.scopes.map(JSONValue.string)),
+                 "saml": app.saml == nil ? nil : provider.saml.inspection(of: app, in: tenant, context: context)]
             }
             let identities: [JSONValue] = tenant.managedIdentities.map { identity in
                 ["clientId": .string(identity.clientID), "objectId": .string(identity.objectID),

@@ -38,21 +38,30 @@ package final class SAMLCertificates: Sendable {
     /// The app's keys, the one that signs first: those already in use, else those the vault kept, else a new one
     /// (made outside the lock: an RSA key takes a while; a race keeps the first one stored).
     package func keys(tenantID: String, clientID: String) throws(XMLError) -> [XMLSigningKey] {
+        let existing = existing(tenantID: tenantID, clientID: clientID)
+        if !existing.isEmpty { return existing }
+        let made = [try Self.make()]
         let name = Self.name(tenantID, clientID)
-        if let known = keys.withLock({ $0[name] }) { return known }
-        var found = vault.load(tenantID: tenantID, clientID: clientID)
-        var made = false
-        if found.isEmpty {
-            found = [try Self.make()]
-            made = true
-        }
         let (stored, isNew) = keys.withLock { all -> ([XMLSigningKey], Bool) in
             if let raced = all[name] { return (raced, false) }
-            all[name] = found
-            return (found, true)
+            all[name] = made
+            return (made, true)
         }
-        if made && isNew { _ = vault.save(stored, tenantID: tenantID, clientID: clientID) }
+        if isNew { _ = vault.save(stored, tenantID: tenantID, clientID: clientID) }
         return stored
+    }
+
+    /// The app's keys if it has any yet (in use, or kept by the vault), the one that signs first; never makes one.
+    package func existing(tenantID: String, clientID: String) -> [XMLSigningKey] {
+        let name = Self.name(tenantID, clientID)
+        if let known = keys.withLock({ $0[name] }) { return known }
+        let found = vault.load(tenantID: tenantID, clientID: clientID)
+        guard !found.isEmpty else { return [] }
+        return keys.withLock { all in
+            if let raced = all[name] { return raced }
+            all[name] = found
+            return found
+        }
     }
 
     /// A new key signs the app's Responses from now on; the previous ones stay published until `retire`. Returns the

@@ -198,13 +198,17 @@ extension SAMLEndpoint {
             }
             let inputs = SAMLTamperInputs(newGUID: { [provider] in provider.newGUID() },
                                           otherNameID: otherNameID(than: user, in: tenant, format: format, source: settings.nameIDSource))
-            return .success(delivery(try document.signed(by: key, defect: defect, inputs: inputs), signOn))
+            return .success(delivery(try document.signed(by: key, defect: defect, inputs: inputs), signOn, defect: defect))
         } catch {
             return .failure(.samlSigningFailed(error.reason))
         }
     }
 
-    private func delivery(_ bytes: [UInt8], _ signOn: SAMLSignOn) -> SAMLDelivery {
+    /// The form that posts `bytes` to the service provider of `signOn`; the Response is kept as the app's last.
+    private func delivery(_ bytes: [UInt8], _ signOn: SAMLSignOn, defect: SAMLDefect? = nil) -> SAMLDelivery {
+        provider.samlResponses.record(.init(tenantID: signOn.tenantID, clientID: signOn.clientID, sentAt: provider.clock.now(),
+                                            destination: signOn.assertionConsumerServiceURL, defect: defect,
+                                            xml: String(decoding: bytes, as: UTF8.self)))
         var fields = [(name: "SAMLResponse", value: Base64URL.encodeStandard(bytes))]
         if let relayState = signOn.relayState { fields.append((name: "RelayState", value: relayState)) }
         return SAMLDelivery(url: signOn.assertionConsumerServiceURL, fields: fields)

@@ -1,4 +1,5 @@
 import MockIDPJOSE
+import MockIDPText
 import MockIDPXML
 
 /// SAML 2.0 and WS-Federation enterprise apps (docs/saml.md): federation metadata, the apps' signing certificates and
@@ -55,6 +56,27 @@ package struct SAMLEndpoint {
         } catch {
             return .failure(.samlSigningFailed("a SAML signing certificate could not be made: \(error.reason)"))
         }
+    }
+
+    /// What the inspector shows of the SAML app `app` of `tenant` (docs/saml.md, "Inspector"): its entity ID, the
+    /// URLs a service provider is set up with, its certificates (none until its first use) and the last Response it
+    /// was sent, as sent.
+    package func inspection(of app: Application, in tenant: Tenant, context: RequestScope) -> JSONValue {
+        let base = context.baseURL
+        let metadata = EndpointTable.url(.federationMetadata, baseURL: base, tenant: tenant.id)
+        let saml2 = EndpointTable.url(.saml2, baseURL: base, tenant: tenant.id)
+        let appID = PercentEncoding.encode(app.clientID)
+        let certificates: [JSONValue] = provider.samlCertificates.existing(tenantID: tenant.id, clientID: app.clientID)
+            .enumerated().map { index, key in
+                ["thumbprint": .string(SAMLCertificates.thumbprint(key.certificate)), "notAfter": .int(key.certificate.notAfter),
+                 "signing": .bool(index == 0)]
+            }
+        let last = provider.samlResponses.last(tenantID: tenant.id, clientID: app.clientID)
+        return ["entityId": .string(Self.entityID(tenant.id, cloud: context.cloud(for: tenant))),
+                "metadataUrl": .string(metadata + "?appid=" + appID), "signOnUrl": .string(saml2),
+                "idpInitiatedUrl": .string(saml2 + "?appid=" + appID),
+                "wsfedUrl": .string(EndpointTable.url(.wsfed, baseURL: base, tenant: tenant.id)),
+                "certificates": .array(certificates), "lastResponse": last?.json ?? nil]
     }
 
     /// The entity ID and assertion issuer: `https://sts.windows.net/{tid}/` in the public cloud.
