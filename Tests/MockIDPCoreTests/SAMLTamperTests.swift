@@ -86,4 +86,37 @@ import Testing
             #expect(try Self.firstAssertion(xml).root.child(XMLNamespace.assertion, "Subject")?.child(XMLNamespace.assertion, "NameID")?.text == Self.alice)
         }
     }
+
+    /// The Response itself (its root) verifies with `certificate`.
+    static func responseVerifies(_ xml: String, _ certificate: Certificate) throws -> Bool {
+        try InboundDocument(Array(xml.utf8)).hasValidEnvelopedSignature(certificates: [certificate])
+    }
+
+    @Test("with the Response signed (signing: response or both), each defect keeps or breaks that signature as it should",
+          arguments: [SAMLSettings.Signing.response, .both], SAMLDefect.allCases)
+    func responseSigning(_ signing: SAMLSettings.Signing, _ defect: SAMLDefect) throws {
+        let (original, key) = try document()
+        var document = original
+        document.signing = signing
+        let clean = String(decoding: try document.signed(by: key), as: UTF8.self)
+        #expect(try Self.responseVerifies(clean, key.certificate))
+        #expect(try Self.verifies(clean, key.certificate) == (signing == .both))
+        let xml = String(decoding: try document.signed(by: key, defect: defect, inputs: Self.inputs), as: UTF8.self)
+        switch defect {
+        case .unsigned:
+            #expect(!xml.contains("<Signature"))
+        case .badSignature, .foreignKey:
+            #expect(try !Self.responseVerifies(xml, key.certificate))
+            if signing == .both { #expect(try !Self.verifies(xml, key.certificate)) }
+        case .signatureWrapping:
+            // The wrapping attack needs a signed assertion: only the assertion is signed (docs/saml.md, "Tamper defects").
+            #expect(try !Self.responseVerifies(xml, key.certificate))
+            #expect(xml.ranges(of: "<Signature ").count == 1 && xml.contains("<samlp:Extensions><Assertion "))
+        default:
+            // A content defect is made before signing: every signature the app asks for covers it and verifies.
+            #expect(try Self.responseVerifies(xml, key.certificate))
+            #expect(try Self.verifies(xml, key.certificate) == (signing == .both))
+            #expect(xml != clean)
+        }
+    }
 }
