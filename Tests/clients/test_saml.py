@@ -90,7 +90,7 @@ def sign_in(session, url, username=ALICE, password="alice-password"):
     form = next(f for f in forms(page.text) if ("mockidp_action", "signin") in f["fields"])
     fields = dict(form["fields"])
     fields.update(username=username, password=password)
-    posted = session.post(server_url(url, form["action"]), data=fields)
+    posted = session.post(server_url(page.url, form["action"]), data=fields)
     assert posted.status_code == 200, posted.text
     answer = forms(posted.text)[0]
     return answer["action"], dict(answer["fields"])
