@@ -161,9 +161,9 @@ def tamper(server, app, defect):
     assert added.status_code == 201, added.text
 
 
-# What mellon does with each defect, as measured: it refuses all but two. It keeps no record of the requests it sent
-# (it takes IdP-initiated Responses too), so an InResponseTo of no request of its own passes; and it reads the whole
-# NameID text across the comment (lasso reads the node's content), so it is not fooled by saml-comment-nameid.
+# What mellon does with each defect, as measured: it refuses all but two. It does not match InResponseTo to the
+# requests it sent (it takes IdP-initiated Responses too), so an InResponseTo of no request of its own passes; and it
+# reads the whole NameID text across the comment, so it is not fooled by saml-comment-nameid.
 ACCEPTED = {"saml-wrong-inresponseto", "saml-comment-nameid"}
 
 
