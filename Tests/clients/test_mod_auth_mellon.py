@@ -12,9 +12,9 @@ from urllib.parse import parse_qs, urlencode, urlparse, urlunparse
 import pytest
 import requests
 from apache import MODULES, installed, running
-from conftest import ALICE, ALICE_OID, CONTOSO
+from conftest import ALICE, ALICE_OID, CONTOSO, own_session
 from html_forms import forms
-from test_saml import sign_in
+from test_saml import DEFECTS, add_saml_app, app_metadata_url, sign_in, tamper_next
 
 MELLON_APP = "1b7e3f2a-6c4d-4a8e-9f0b-2d3c4e5f6a7b"
 ALICE_MAIL = "alice@contoso.com"
@@ -28,8 +28,7 @@ pytestmark = pytest.mark.skipif(not installed("auth_mellon"),
 
 
 def app_metadata(server):
-    url = server.url("/%s/federationmetadata/2007-06/federationmetadata.xml?appid=%s" % (CONTOSO, MELLON_APP))
-    response = requests.get(url, verify=server.ca)
+    response = requests.get(app_metadata_url(server, MELLON_APP), verify=server.ca)
     assert response.status_code == 200, response.text
     return response.text
 
@@ -66,11 +65,8 @@ LogLevel notice auth_mellon:info
         assert made.returncode == 0, made.stderr
         entity = site + "/mellon/metadata"
         cert = "%s/%s.cert" % (root, prefix(site))
-        added = requests.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO), verify=server.ca,
-                              json={"clientId": MELLON_APP, "name": "Contoso mellon", "identifierUris": [entity],
-                                    "redirectUris": [site + "/mellon/postResponse"], "certificates": [cert],
-                                    "saml": {"requireSignedRequests": True, "nameIdFormat": "emailAddress"}})
-        assert added.status_code == 201, added.text
+        add_saml_app(server, MELLON_APP, "Contoso mellon", entity, site + "/mellon/postResponse",
+                     {"requireSignedRequests": True, "nameIdFormat": "emailAddress"}, certificates=[cert])
         return {"htdocs/secure/index.shtml": PAGE, "idp-metadata.xml": app_metadata(server)}
 
     with running(["auth_mellon"], config, setup) as apache:
@@ -85,8 +81,7 @@ def prefix(site):
 @pytest.fixture(scope="module")
 def browser(server, mellon):
     """A browser already signed in to mockidp (Alice), so that each test's sign-on needs no password."""
-    b = requests.Session()
-    b.verify = server.ca
+    b = own_session(server)
     first = b.get(mellon.site + "/secure/index.shtml", allow_redirects=False)
     assert first.status_code in (302, 303), (first.status_code, first.text[:300], mellon.error_log()[-3000:])
     action, fields = sign_in(b, first.headers["Location"])
@@ -150,17 +145,6 @@ def test_idp_initiated_sign_on(browser, mellon, server):
     assert environment(done.text)["MELLON_NAME_ID"] == ALICE
 
 
-DEFECTS = ["saml-unsigned", "saml-bad-signature", "saml-foreign-key", "saml-wrong-issuer", "saml-wrong-audience",
-           "saml-wrong-recipient", "saml-wrong-destination", "saml-wrong-inresponseto", "saml-expired",
-           "saml-not-yet-valid", "saml-xsw", "saml-comment-nameid"]
-
-
-def tamper(server, app, defect):
-    added = requests.post(server.url("/_mockidp/faults"), verify=server.ca,
-                          json={"tamper": defect, "token": "saml", "clientId": app, "count": 1})
-    assert added.status_code == 201, added.text
-
-
 # What mellon does with each defect, as measured: it refuses all but two. It does not match InResponseTo to the
 # requests it sent (it takes IdP-initiated Responses too), so an InResponseTo of no request of its own passes; and it
 # reads the whole NameID text across the comment, so it is not fooled by saml-comment-nameid.
@@ -169,7 +153,7 @@ ACCEPTED = {"saml-wrong-inresponseto", "saml-comment-nameid"}
 
 @pytest.mark.parametrize("defect", DEFECTS)
 def test_mellon_refuses_each_tamper_defect(browser, mellon, server, defect):
-    tamper(server, MELLON_APP, defect)
+    tamper_next(server, MELLON_APP, defect)
     _, action, fields = fresh_sign_on(browser, mellon)
     posted = browser.post(action, data=fields, allow_redirects=False)
     after = browser.get(mellon.site + "/secure/index.shtml", allow_redirects=False)

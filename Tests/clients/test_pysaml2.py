@@ -6,9 +6,8 @@ defects"). pysaml2 checks signatures with the xmlsec1 command."""
 import shutil
 
 import pytest
-import requests
-from conftest import ALICE, ALICE_OID, CONTOSO
-from test_saml import sign_in
+from conftest import ALICE, ALICE_OID, CONTOSO, own_session
+from test_saml import add_saml_app, app_metadata_url, sign_in, tamper_next
 
 saml2 = pytest.importorskip("saml2", reason="pysaml2 is not installed (Tests/clients/requirements.txt lists it)")
 from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT  # noqa: E402
@@ -25,10 +24,7 @@ ACS = "https://pysaml2.example.test/saml/acs"
 
 @pytest.fixture(scope="module")
 def client(server):
-    added = requests.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO), verify=server.ca,
-                          json={"clientId": PYSAML2_APP, "name": "Contoso pysaml2", "identifierUris": [ENTITY],
-                                "redirectUris": [ACS], "saml": {}})
-    assert added.status_code == 201, added.text
+    add_saml_app(server, PYSAML2_APP, "Contoso pysaml2", ENTITY, ACS)
     config = SPConfig()
     config.load({
         "entityid": ENTITY,
@@ -36,8 +32,7 @@ def client(server):
                            "want_assertions_signed": True, "want_response_signed": False,
                            "allow_unsolicited": False}},
         "allow_unknown_attributes": True,
-        "metadata": {"remote": [{"url": server.url("/%s/federationmetadata/2007-06/federationmetadata.xml?appid=%s"
-                                                   % (CONTOSO, PYSAML2_APP))}]},
+        "metadata": {"remote": [{"url": app_metadata_url(server, PYSAML2_APP)}]},
         "xmlsec_binary": XMLSEC1,
         "ca_certs": server.ca,
     })
@@ -46,9 +41,7 @@ def client(server):
 
 @pytest.fixture(scope="module")
 def browser(server):
-    b = requests.Session()
-    b.verify = server.ca
-    return b
+    return own_session(server)
 
 
 def sign_on(client, browser):
@@ -97,9 +90,7 @@ ACCEPTED = ["saml-wrong-recipient", "saml-comment-nameid"]
 
 @pytest.mark.parametrize("defect", sorted(REFUSED) + ACCEPTED)
 def test_pysaml2_refuses_each_tamper_defect(client, browser, server, defect):
-    added = requests.post(server.url("/_mockidp/faults"), verify=server.ca,
-                          json={"tamper": defect, "token": "saml", "clientId": PYSAML2_APP, "count": 1})
-    assert added.status_code == 201, added.text
+    tamper_next(server, PYSAML2_APP, defect)
     if defect in ACCEPTED:
         response = sign_on(client, browser)
         assert response.name_id.text == ALICE and response.get_identity()["name"] == [ALICE]

@@ -9,9 +9,8 @@ import shutil
 import subprocess
 
 import pytest
-import requests
-from conftest import ALICE, ALICE_OID, CONTOSO
-from test_saml import sign_in
+from conftest import ALICE, ALICE_OID, CONTOSO, own_session
+from test_saml import add_saml_app, app_metadata_url, sign_in, tamper_next
 
 RUBY = shutil.which("ruby")
 SCRIPT = os.path.join(os.path.dirname(__file__), "saml_sps", "ruby_saml_sp.rb")
@@ -47,11 +46,8 @@ class RubySP:
 
 @pytest.fixture(scope="module")
 def sp(server):
-    added = requests.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO), verify=server.ca,
-                          json={"clientId": RUBY_APP, "name": "Contoso ruby-saml", "identifierUris": [ENTITY],
-                                "redirectUris": [ACS], "saml": {}})
-    assert added.status_code == 201, added.text
-    url = server.url("/%s/federationmetadata/2007-06/federationmetadata.xml?appid=%s" % (CONTOSO, RUBY_APP))
+    add_saml_app(server, RUBY_APP, "Contoso ruby-saml", ENTITY, ACS)
+    url = app_metadata_url(server, RUBY_APP)
     env = dict(os.environ, SSL_CERT_FILE=server.ca)
     process = subprocess.Popen([RUBY, SCRIPT, url, ENTITY, ACS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=env)
@@ -64,9 +60,7 @@ def sp(server):
 
 @pytest.fixture(scope="module")
 def browser(server):
-    b = requests.Session()
-    b.verify = server.ca
-    return b
+    return own_session(server)
 
 
 def sign_on(sp, browser):
@@ -109,19 +103,14 @@ REFUSED = {
 
 @pytest.mark.parametrize("defect", sorted(REFUSED))
 def test_ruby_saml_refuses_each_tamper_defect(sp, browser, server, defect):
-    tamper(server, defect)
+    tamper_next(server, RUBY_APP, defect)
     answer = sign_on(sp, browser)
     assert not answer["valid"] and REFUSED[defect] in answer["errors"][0], answer
 
 
 def test_ruby_saml_reads_the_whole_name_id_across_a_comment(sp, browser, server):
-    tamper(server, "saml-comment-nameid")
+    tamper_next(server, RUBY_APP, "saml-comment-nameid")
     answer = sign_on(sp, browser)
     assert answer["valid"], answer["errors"]
     assert answer["nameid"] == ALICE
 
-
-def tamper(server, defect):
-    added = requests.post(server.url("/_mockidp/faults"), verify=server.ca,
-                          json={"tamper": defect, "token": "saml", "clientId": RUBY_APP, "count": 1})
-    assert added.status_code == 201, added.text
