@@ -6,64 +6,28 @@ validated the ID token and called UserInfo over TLS trusting only mockidp's CA."
 import json
 import os
 import shutil
-import socket
-import subprocess
-import tempfile
-import time
 from urllib.parse import urlparse
 
 import pytest
+from apache import installed, running
 from conftest import own_session
 from northwind import NINA, NINA_EMAIL, NINA_PASSWORD, NORTHWIND, PORTAL, PORTAL_SECRET, northwind  # noqa: F401
 from test_signin import submit_sign_in
 
-APACHE = shutil.which("apache2") or "/usr/sbin/apache2"
-MODULES = "/usr/lib/apache2/modules"
 PAGE = "<html><body><h1>Northwind intranet</h1></body></html>\n"
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(APACHE) and os.path.exists(MODULES + "/mod_auth_openidc.so")),
+pytestmark = pytest.mark.skipif(not installed("auth_openidc"),
                                 reason="apache2 and libapache2-mod-auth-openidc are not installed (scripts/setup installs them)")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def apache(northwind):
-    root = tempfile.mkdtemp(prefix="mockidp-apache-")
-    os.chmod(root, 0o755)
-    os.makedirs(os.path.join(root, "htdocs", "secure"))
-    with open(os.path.join(root, "htdocs", "secure", "index.html"), "w") as f:
-        f.write(PAGE)
-    ca = os.path.join(root, "ca.pem")
-    shutil.copyfile(northwind.ca, ca)
-    for dirpath, _, files in os.walk(root):
-        os.chmod(dirpath, 0o755)
-        for name in files:
-            os.chmod(os.path.join(dirpath, name), 0o644)
-    port = free_port()
-    site = "http://127.0.0.1:%d" % port
-    conf = os.path.join(root, "httpd.conf")
-    modules = ["mpm_event", "authn_core", "authz_core", "authz_user", "mime", "auth_openidc"]
-    with open(conf, "w") as f:
-        f.write("".join("LoadModule %s_module %s/mod_%s.so\n" % (m, MODULES, m) for m in modules))
-        f.write(f"""ServerName 127.0.0.1
-Listen 127.0.0.1:{port}
-User www-data
-Group www-data
-DefaultRuntimeDir {root}
-PidFile {root}/httpd.pid
-ErrorLog {root}/error.log
-LogLevel warn auth_openidc:info
-TypesConfig /etc/mime.types
-DocumentRoot {root}/htdocs
-<Directory {root}/htdocs>
-    Require all granted
-</Directory>
+    def files(root, site):
+        shutil.copyfile(northwind.ca, os.path.join(root, "ca.pem"))
+        return {"htdocs/secure/index.html": PAGE}
 
+    def config(root, site):
+        return f"""LogLevel warn auth_openidc:info
 OIDCProviderMetadataURL {northwind.url("/%s/v2.0/.well-known/openid-configuration" % NORTHWIND)}
 OIDCClientID {PORTAL}
 OIDCClientSecret {PORTAL_SECRET}
@@ -71,31 +35,15 @@ OIDCRedirectURI {site}/secure/redirect_uri
 OIDCCryptoPassphrase mockidp-test-passphrase
 OIDCScope "openid email profile"
 OIDCRemoteUserClaim preferred_username
-OIDCCABundlePath {ca}
+OIDCCABundlePath {root}/ca.pem
 OIDCInfoHook id_token userinfo session
 <Location /secure>
     AuthType openid-connect
     Require valid-user
 </Location>
-""")
-    startup = open(os.path.join(root, "startup.log"), "w")
-    process = subprocess.Popen([APACHE, "-f", conf, "-DFOREGROUND"], stdout=startup, stderr=subprocess.STDOUT)
-    deadline = time.time() + 15
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if process.poll() is not None or time.time() > deadline:
-                process.kill()
-                log = "".join(open(os.path.join(root, name)).read() for name in ("startup.log", "error.log")
-                              if os.path.exists(os.path.join(root, name)))
-                raise RuntimeError("apache2 did not start: %s" % log)
-            time.sleep(0.1)
-    yield site, root
-    process.terminate()
-    process.wait(timeout=10)
-    shutil.rmtree(root, ignore_errors=True)
+"""
+    with running(["auth_openidc"], config, files) as server:
+        yield server.site, server.root
 
 
 def test_static_page_behind_mod_auth_openidc(northwind, apache):

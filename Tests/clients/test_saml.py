@@ -12,6 +12,7 @@ import tempfile
 from urllib.parse import urlparse
 
 import pytest
+import requests
 from lxml import etree
 from onelogin.saml2.auth import OneLogin_Saml2_Auth
 from onelogin.saml2.idp_metadata_parser import OneLogin_Saml2_IdPMetadataParser
@@ -34,14 +35,28 @@ NS = {"saml": ASSERTION, "samlp": PROTOCOL, "md": "urn:oasis:names:tc:SAML:2.0:m
 
 @pytest.fixture(scope="module")
 def saml_app(server):
-    import requests
-    s = requests.Session()
-    s.verify = server.ca
-    added = s.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO),
-                   json={"clientId": SP_APP, "name": "Contoso SAML SP", "identifierUris": [SP_ENTITY],
-                         "redirectUris": [SP_ACS], "saml": {"attributes": {"department": "department"}}})
-    assert added.status_code == 201, added.text
+    add_saml_app(server, SP_APP, "Contoso SAML SP", SP_ENTITY, SP_ACS, {"attributes": {"department": "department"}})
     return SP_APP
+
+
+def add_saml_app(server, client_id, name, entity, acs, saml=None, **extra):
+    """Adds a SAML app to Contoso through the control API: `entity` its identifier, `acs` its reply URL."""
+    added = requests.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO), verify=server.ca,
+                          json=dict(clientId=client_id, name=name, identifierUris=[entity], redirectUris=[acs],
+                                    saml=saml or {}, **extra))
+    assert added.status_code == 201, added.text
+
+
+def app_metadata_url(server, client_id):
+    return server.url("/%s/federationmetadata/2007-06/federationmetadata.xml?appid=%s" % (CONTOSO, client_id))
+
+
+def tamper_next(server, client_id, defect):
+    """The app's next Response carries `defect` (docs/saml.md, "Tamper defects")."""
+    added = requests.post(server.url("/_mockidp/faults"), verify=server.ca,
+                          json={"tamper": defect, "token": "saml", "clientId": client_id, "count": 1})
+    assert added.status_code == 201, added.text
+    assert added.json()["tamper"] == defect and added.json()["token"] == "saml"
 
 
 def metadata(session, server, appid=None):
@@ -84,13 +99,17 @@ def xmlsec1_verify(xml, certificate_der, id_element):
 
 def sign_in(session, url, username=ALICE, password="alice-password"):
     """Follows mockidp's sign-in page as a browser without JavaScript: the page, the sign-in form, then the
-    auto-submitting form to the service provider, whose action and fields are returned."""
+    auto-submitting form to the service provider, whose action and fields are returned. A browser already signed in
+    gets the auto-submitting form at once."""
     page = session.get(url)
     assert page.status_code == 200, page.text
-    form = next(f for f in forms(page.text) if ("mockidp_action", "signin") in f["fields"])
+    form = next((f for f in forms(page.text) if ("mockidp_action", "signin") in f["fields"]), None)
+    if form is None:
+        answer = forms(page.text)[0]
+        return answer["action"], dict(answer["fields"])
     fields = dict(form["fields"])
     fields.update(username=username, password=password)
-    posted = session.post(server_url(url, form["action"]), data=fields)
+    posted = session.post(server_url(page.url, form["action"]), data=fields)
     assert posted.status_code == 200, posted.text
     answer = forms(posted.text)[0]
     return answer["action"], dict(answer["fields"])
@@ -267,6 +286,8 @@ REFUSED = {
     "saml-not-yet-valid": "Could not validate timestamp: not yet valid",
     "saml-xsw": "SAML Response must contain 1 assertion",
 }
+# Every SAML tamper defect: those python3-saml refuses, and the one it is not fooled by.
+DEFECTS = sorted(REFUSED) + ["saml-comment-nameid"]
 
 
 def tampered(session, server, saml_app, defect):
@@ -274,10 +295,7 @@ def tampered(session, server, saml_app, defect):
     python3-saml's verdict (strict, the certificate from the app's metadata), the response object and the XML."""
     idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, saml_app))
     if defect:
-        added = session.post(server.url("/_mockidp/faults"),
-                             json={"tamper": defect, "token": "saml", "clientId": saml_app, "count": 1})
-        assert added.status_code == 201, added.text
-        assert added.json()["tamper"] == defect and added.json()["token"] == "saml"
+        tamper_next(server, saml_app, defect)
     auth = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp))
     login = auth.login()
     request_id = auth.get_last_request_id()

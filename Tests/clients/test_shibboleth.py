@@ -19,12 +19,10 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 import requests
 
+from apache import APACHE, MODULES, free_port
 from conftest import ALICE, ALICE_OID, CONTOSO
-from test_mod_auth_openidc import free_port
 from test_saml import sign_in
 
-APACHE = shutil.which("apache2") or "/usr/sbin/apache2"
-MODULES = "/usr/lib/apache2/modules"
 SHIBD = shutil.which("shibd") or "/usr/sbin/shibd"
 SHIB_APP = "2b7d4e1f-6a3c-4d5e-8f9a-0b1c2d3e4f5a"
 SP_ENTITY = "https://shib-sp.example.test/shibboleth"
