@@ -23,11 +23,11 @@ extension EndpointHandlers {
                                                          fresh: value("wfresh"), tenant: tenant, context: context)
             return try answerSAMLCheck(check, request: request, cookies: cookies, context: context)
         case "wsignout1.0", "wsignoutcleanup1.0":
-            guard context.directory.tenant(tenant) != nil else { throw .tenantNotFound(tenant, forDiscovery: false) }
+            let target = try provider.saml.wsFederationSignOutTarget(reply: value("wreply"), realm: value("wtrealm"), tenant: tenant,
+                                                                     directory: context.directory).get()
             let clear = endBrowserSession(request)
             var response: HTTPResponse
-            if let target = provider.saml.wsFederationSignOutTarget(reply: value("wreply"), realm: value("wtrealm"), tenant: tenant,
-                                                                    directory: context.directory) {
+            if let target {
                 response = HTTPResponse.redirect(to: target)
             } else {
                 let note = value("wreply").map { "The address '\($0)' is not a registered reply URL, so you stay here." }

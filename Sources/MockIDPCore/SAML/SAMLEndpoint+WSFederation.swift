@@ -22,12 +22,15 @@ extension SAMLEndpoint {
     }
 
     /// Where `wa=wsignout1.0` returns once the session has ended: `reply` when it is a reply URL or the logout URL of
-    /// one of the tenant's SAML apps (the app `realm` names, when given); nil shows the signed-out page.
-    package func wsFederationSignOutTarget(reply: String?, realm: String?, tenant segment: String, directory: Directory) -> String? {
-        guard let reply, !reply.isEmpty, let tenant = directory.tenant(segment) else { return nil }
+    /// one of the tenant's SAML apps (the app `realm` names, when given); nil shows the signed-out page. An unknown
+    /// tenant is refused.
+    package func wsFederationSignOutTarget(reply: String?, realm: String?, tenant segment: String,
+                                           directory: Directory) -> Result<String?, OAuthError> {
+        guard let tenant = directory.tenant(segment) else { return .failure(.tenantNotFound(segment, forDiscovery: false)) }
+        guard let reply, !reply.isEmpty else { return .success(nil) }
         let apps = realm.flatMap { $0.isEmpty ? nil : Self.app(identifiedBy: $0, in: tenant) }.map { [$0] }
             ?? tenant.apps.filter { $0.saml != nil }
         let registered = apps.contains { $0.redirectURIs.contains(reply) || $0.saml?.logoutURL == reply }
-        return registered ? reply : nil
+        return .success(registered ? reply : nil)
     }
 }
