@@ -82,8 +82,8 @@ def sp_request(path, post=None):
             "get_data": {}, "post_data": post or {}}
 
 
-def xmlsec1_verify(xml, certificate_der, id_element):
-    """The xmlsec1 command's verdict on `xml`, keyed by the certificate alone."""
+def xmlsec1_verify(xml, certificate_der, id_element, id_attr="ID"):
+    """The xmlsec1 command's verdict on `xml`, keyed by the certificate alone; `id_attr` of `id_element` is the ID."""
     folder = tempfile.mkdtemp(prefix="mockidp-saml-")
     try:
         document, cert = os.path.join(folder, "signed.xml"), os.path.join(folder, "cert.pem")
@@ -91,7 +91,7 @@ def xmlsec1_verify(xml, certificate_der, id_element):
             f.write(xml)
         with open(cert, "w") as f:
             f.write(ssl.DER_cert_to_PEM_cert(certificate_der))
-        return subprocess.run(["xmlsec1", "--verify", "--enabled-reference-uris", "same-doc", "--id-attr:ID", id_element,
+        return subprocess.run(["xmlsec1", "--verify", "--enabled-reference-uris", "same-doc", "--id-attr:" + id_attr, id_element,
                                "--pubkey-cert-pem", cert, document], capture_output=True, text=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

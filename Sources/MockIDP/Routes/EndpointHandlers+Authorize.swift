@@ -117,15 +117,21 @@ extension EndpointHandlers {
 
     // MARK: logout
 
+    /// Ends the request's browser session (OpenID Connect's logout, WS-Federation's `wsignout1.0`); returns the cookie
+    /// that clears it.
+    func endBrowserSession(_ request: HTTPRequest) -> HTTPCookie {
+        let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
+        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
+        return cookie(Self.sessionCookie, "", request: request, maxAge: 0)
+    }
+
     /// `/{tenant}/oauth2/v2.0/logout`: ends the browser session; redirects only to a registered
     /// `post_logout_redirect_uri`, otherwise shows the signed-out page.
     func logout(_ request: HTTPRequest, tenant: String, context: RequestScope) -> HTTPResponse {
         var parameters = request.query
         if request.method == "POST", let form = try? URLEncodedForm.decode(request.body) { parameters += form }
         let value = { (name: String) in parameters.first { $0.name == name }?.value }
-        let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
-        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
-        let clear = cookie(Self.sessionCookie, "", request: request, maxAge: 0)
+        let clear = endBrowserSession(request)
         if let target = value("post_logout_redirect_uri"),
            provider.signIn.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant, directory: context.directory) {
             var location = target

@@ -15,11 +15,6 @@ extension EndpointHandlers {
         return response
     }
 
-    /// `/{tenant}/wsfed`: WS-Federation is not served yet; the error page says so instead of a 404.
-    func wsFederation(_ request: HTTPRequest, tenant: String, context: RequestScope) throws(OAuthError) -> HTTPResponse {
-        throw .wsFederationNotServed()
-    }
-
     /// `POST /_mockidp/tenants/{tenant}/apps/{clientId}/saml/rotate`: a new certificate signs the app's Responses and
     /// its metadata; both are published until `POST /_mockidp/keys/retire`.
     func rotateSAMLCertificate(tenant: String, clientID: String) -> HTTPResponse {

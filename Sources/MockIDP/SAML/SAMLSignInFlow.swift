@@ -19,16 +19,8 @@ extension EndpointHandlers {
             do { parameters = try URLEncodedForm.decode(request.body) } catch { throw .malformedRequest(error.description) }
         }
         let value = { (name: String) in parameters.first { $0.name == name }?.value }
-        let cookies = Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
-        // A post from the sign-in page: the sign-on checked when the request came.
-        if let key = value(Self.samlSignOnField), let action = value("mockidp_action") {
-            guard let token = value("mockidp_form_token"), let expected = cookies[Self.formCookie], token == expected else {
-                throw .formTokenMismatch()
-            }
-            guard let signOn = provider.saml.pending(key) else { throw .samlMessageUnreadable("the sign-in took too long; start again from the application") }
-            let flow = SAMLSignInFlow(handlers: self, request: request, context: context, signOn: signOn, key: key, cookies: cookies)
-            return flow.submit(action: action, username: value("username") ?? "", password: value("password") ?? "")
-        }
+        let cookies = Self.requestCookies(request)
+        if let resumed = try resumeSAMLSignOn(request, value: value, cookies: cookies, context: context) { return resumed }
         let check: SAMLRequestCheck
         if let samlRequest = value("SAMLRequest") {
             check = provider.saml.check(Self.samlMessage(request, samlRequest: samlRequest, relayState: value("RelayState"), value: value),
@@ -38,6 +30,31 @@ extension EndpointHandlers {
         } else {
             throw .samlMessageMissing()
         }
+        return try answerSAMLCheck(check, request: request, cookies: cookies, context: context)
+    }
+
+    /// The request's cookies by name, the first of each.
+    static func requestCookies(_ request: HTTPRequest) -> [String: String] {
+        Dictionary(HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? ""), uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A post from the sign-in page (SAML or WS-Federation): the sign-on checked when the request came goes on; nil
+    /// when the request is no such post.
+    func resumeSAMLSignOn(_ request: HTTPRequest, value: (String) -> String?, cookies: [String: String],
+                          context: RequestScope) throws(OAuthError) -> HTTPResponse? {
+        guard let key = value(Self.samlSignOnField), let action = value("mockidp_action") else { return nil }
+        guard let token = value("mockidp_form_token"), let expected = cookies[Self.formCookie], token == expected else {
+            throw .formTokenMismatch()
+        }
+        guard let signOn = provider.saml.pending(key) else { throw .samlMessageUnreadable("the sign-in took too long; start again from the application") }
+        let flow = SAMLSignInFlow(handlers: self, request: request, context: context, signOn: signOn, key: key, cookies: cookies)
+        return flow.submit(action: action, username: value("username") ?? "", password: value("password") ?? "")
+    }
+
+    /// A checked SAML or WS-Federation request answered: refused on the error page, answered at once, or the user
+    /// signs in.
+    func answerSAMLCheck(_ check: SAMLRequestCheck, request: HTTPRequest, cookies: [String: String],
+                         context: RequestScope) throws(OAuthError) -> HTTPResponse {
         switch check {
         case .errorPage(let error):
             throw error

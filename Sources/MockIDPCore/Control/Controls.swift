@@ -108,9 +108,10 @@ package final class Controls: Sendable {
     /// The SAML tamper faults waiting, oldest first.
     package var pendingSAMLTamperFaults: [SAMLTamperFault] { registrations.withLock { $0.samlTamperFaults } }
 
-    /// The defect of the oldest SAML tamper fault matching a Response to the app `clientID`, counted as used.
-    package func takeSAMLDefect(clientID: String) -> SAMLDefect? {
-        registrations.withLock { s in s.take(from: \.samlTamperFaults) { $0.matches(clientID: clientID) }?.defect }
+    /// The defect of the oldest SAML tamper fault matching a Response to the app `clientID` whose defect `applies` to
+    /// it (a `wresult` cannot carry every defect), counted as used.
+    package func takeSAMLDefect(clientID: String, where applies: (SAMLDefect) -> Bool = { _ in true }) -> SAMLDefect? {
+        registrations.withLock { s in s.take(from: \.samlTamperFaults) { $0.matches(clientID: clientID) && applies($0.defect) }?.defect }
     }
 
     /// Forgets every registration (IDs go on counting).

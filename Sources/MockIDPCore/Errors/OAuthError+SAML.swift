@@ -17,11 +17,12 @@ extension OAuthError {
         return error
     }
 
-    /// AADSTS50011: the request's `AssertionConsumerServiceURL` is not one of the app's reply URLs.
-    package static func samlUnregisteredReplyURL(_ url: String, issuer: String) -> OAuthError {
+    /// AADSTS50011: the request's `AssertionConsumerServiceURL` (WS-Federation's `wreply`) is not one of the app's reply
+    /// URLs.
+    package static func samlUnregisteredReplyURL(_ url: String, issuer: String, parameter: String) -> OAuthError {
         OAuthError(code: .invalidRequest, aadsts: 50011,
                    message: "The reply URL '\(url)' specified in the request does not match the reply URLs configured for the application: '\(issuer)'. Make sure the reply URL sent in the request matches one added to your application in the Azure portal.",
-                   reason: "the AssertionConsumerServiceURL '\(url)' is not among the redirectUris of the SAML app '\(issuer)'")
+                   reason: "the \(parameter) '\(url)' is not among the redirectUris of the SAML app '\(issuer)'")
     }
 
     /// AADSTS750054: no SAML message where one must be.
@@ -74,9 +75,10 @@ extension OAuthError {
 }
 
 extension OAuthError {
-    /// WS-Federation is not served yet (docs/saml.md, "Not yet served").
-    package static func wsFederationNotServed() -> OAuthError {
-        OAuthError(code: .notSupported, message: "WS-Federation is not served by this mock identity provider yet.", status: 501,
-                   reason: "the /wsfed endpoint is not implemented yet (docs/saml.md, \"Not yet served\")")
+    /// A WS-Federation request whose `wa` is none of the actions served (docs/saml.md, "WS-Federation").
+    package static func wsFederationUnknownAction(_ action: String?) -> OAuthError {
+        var error = invalidParameter("wa", "must be wsignin1.0, wsignout1.0 or wsignoutcleanup1.0")
+        error.reason = action.map { "the WS-Federation action wa='\($0)' is not one this endpoint serves" } ?? "the WS-Federation request has no wa"
+        return error
     }
 }

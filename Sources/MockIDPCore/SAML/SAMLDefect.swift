@@ -32,6 +32,17 @@ public enum SAMLDefect: String, CaseIterable, Sendable, Equatable {
 
     /// The defects' names.
     package static var names: [String] { allCases.map(\.rawValue) }
+
+    /// Whether a WS-Federation `wresult` with a `tokenType` assertion can carry the defect (docs/saml.md,
+    /// "WS-Federation"): it has no `Destination` and answers no request, and a SAML 1.1 assertion has no `Recipient`.
+    /// A defect that cannot is left for the next SAML Response.
+    package func appliesToWSFederation(_ tokenType: SAMLSettings.WSFedTokenType) -> Bool {
+        switch self {
+        case .wrongDestination, .wrongInResponseTo: false
+        case .wrongRecipient: tokenType == .saml2
+        default: true
+        }
+    }
 }
 
 /// What applying a SAML defect needs besides the Response: fresh values, and another user for `saml-xsw`.

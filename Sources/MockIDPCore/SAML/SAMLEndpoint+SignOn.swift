@@ -51,9 +51,7 @@ extension SAMLEndpoint {
             let what = document.root.name == "LogoutRequest" ? "a LogoutRequest (single logout is not served yet)" : "a \(document.root.name)"
             return .errorPage(.samlNotARequest(what))
         }
-        guard let app = tenant.apps.first(where: { app in
-            app.saml != nil && app.identifierURIs.contains { $0.lowercased() == request.issuer.lowercased() }
-        }), let settings = app.saml else {
+        guard let app = Self.app(identifiedBy: request.issuer, in: tenant), let settings = app.saml else {
             return .errorPage(.samlUnknownIssuer(request.issuer, tenant: tenant.id))
         }
         guard let first = request.id.unicodeScalars.first, !("0"..."9").contains(first) else {
@@ -61,12 +59,9 @@ extension SAMLEndpoint {
         }
         if request.hasSubject { return .errorPage(.samlSubjectNotSupported()) }
         let acs: String
-        if let asked = request.assertionConsumerServiceURL {
-            guard app.redirectURIs.contains(asked) else { return .errorPage(.samlUnregisteredReplyURL(asked, issuer: request.issuer)) }
-            acs = asked
-        } else {
-            guard let registered = app.redirectURIs.first else { return .errorPage(.samlUnregisteredReplyURL("", issuer: request.issuer)) }
-            acs = registered
+        switch Self.replyURL(request.assertionConsumerServiceURL, of: app, identifier: request.issuer, parameter: "AssertionConsumerServiceURL") {
+        case .success(let url): acs = url
+        case .failure(let error): return .errorPage(error)
         }
         if settings.requireSignedRequests, let problem = signatureProblem(message, document: document, app: app) {
             return .errorPage(.samlSignatureRequired(problem, issuer: request.issuer))
@@ -93,11 +88,29 @@ extension SAMLEndpoint {
         guard let app = directory.app(appID, in: tenant), let settings = app.saml, let audience = app.identifierURIs.first else {
             return .errorPage(.samlUnknownApp(appID, tenant: segment))
         }
-        guard let acs = app.redirectURIs.first else { return .errorPage(.samlUnregisteredReplyURL("", issuer: audience)) }
+        guard let acs = app.redirectURIs.first else {
+            return .errorPage(.samlUnregisteredReplyURL("", issuer: audience, parameter: "AssertionConsumerServiceURL"))
+        }
         return .signIn(SAMLSignOn(
             tenantID: tenant.id, clientID: app.clientID, requestID: nil, audience: audience, assertionConsumerServiceURL: acs,
             relayState: relayState ?? settings.relayState, forceAuthn: false, isPassive: false, requestedNameIDFormat: nil,
             expiresAt: provider.clock.now() + SAMLSignOn.lifetime))
+    }
+
+    /// The SAML app of `tenant` with `identifier` among its identifier URIs (without regard to case).
+    static func app(identifiedBy identifier: String, in tenant: Tenant) -> Application? {
+        tenant.apps.first { app in app.saml != nil && app.identifierURIs.contains { $0.lowercased() == identifier.lowercased() } }
+    }
+
+    /// Where the answer goes: `asked` (the request's `parameter`) when it is one of `app`'s reply URLs, else without
+    /// one the app's first reply URL; AADSTS50011 otherwise.
+    static func replyURL(_ asked: String?, of app: Application, identifier: String, parameter: String) -> Result<String, OAuthError> {
+        if let asked {
+            return app.redirectURIs.contains(asked) ? .success(asked)
+                : .failure(.samlUnregisteredReplyURL(asked, issuer: identifier, parameter: parameter))
+        }
+        guard let registered = app.redirectURIs.first else { return .failure(.samlUnregisteredReplyURL("", issuer: identifier, parameter: parameter)) }
+        return .success(registered)
     }
 
     /// Why the request's signature does not do (nil: it verifies with one of the app's certificates).
@@ -185,7 +198,7 @@ extension SAMLEndpoint {
         do {
             let key = try signingKey(tenant: tenant, app: app)
             let groups = app.groupMembershipClaims.claimed(directory.groups(of: user, in: tenant))
-            let document = SAMLResponseDocument(
+            var document = SAMLResponseDocument(
                 responseID: "_" + provider.newGUID(), assertionID: assertionID, issueInstant: provider.clock.now(),
                 destination: signOn.assertionConsumerServiceURL, inResponseTo: signOn.requestID, issuer: issuer,
                 audience: signOn.audience, nameID: nameID(user, format: format, source: settings.nameIDSource),
@@ -193,7 +206,14 @@ extension SAMLEndpoint {
                 attributes: SAMLAttributes.of(user: user, tenant: tenant, app: app, settings: settings, issuer: issuer,
                                               groups: groups, graphHost: cloud.cloudGraphHostName),
                 signing: settings.signing, method: Self.method(settings), certificate: key.certificate, failure: nil)
-            guard let defect = provider.controls.takeSAMLDefect(clientID: app.clientID) else {
+            let wsFederation = signOn.answer == .wsFederation
+            if wsFederation {
+                // A wresult carries the assertion alone, signed whatever `signing` says (docs/saml.md, "WS-Federation").
+                document.envelope = .wsTrust(settings.wsfedTokenType, realm: signOn.audience)
+                document.signing = .assertion
+            }
+            guard let defect = provider.controls.takeSAMLDefect(
+                clientID: app.clientID, where: { !wsFederation || $0.appliesToWSFederation(settings.wsfedTokenType) }) else {
                 return .success(delivery(try document.signed(by: key), signOn))
             }
             let inputs = SAMLTamperInputs(newGUID: { [provider] in provider.newGUID() },
@@ -204,13 +224,21 @@ extension SAMLEndpoint {
         }
     }
 
-    /// The form that posts `bytes` to the service provider of `signOn`; the Response is kept as the app's last.
+    /// The form that carries `bytes`: `SAMLResponse` (base64) and `RelayState`, or WS-Federation's `wa`, `wresult` (the
+    /// XML itself) and `wctx`. The document is kept as the app's last, for the inspector.
     private func delivery(_ bytes: [UInt8], _ signOn: SAMLSignOn, defect: SAMLDefect? = nil) -> SAMLDelivery {
+        let xml = String(decoding: bytes, as: UTF8.self)
         provider.samlResponses.record(.init(tenantID: signOn.tenantID, clientID: signOn.clientID, sentAt: provider.clock.now(),
-                                            destination: signOn.assertionConsumerServiceURL, defect: defect,
-                                            xml: String(decoding: bytes, as: UTF8.self)))
-        var fields = [(name: "SAMLResponse", value: Base64URL.encodeStandard(bytes))]
-        if let relayState = signOn.relayState { fields.append((name: "RelayState", value: relayState)) }
+                                            destination: signOn.assertionConsumerServiceURL, defect: defect, xml: xml))
+        var fields: [(name: String, value: String)]
+        switch signOn.answer {
+        case .samlResponse:
+            fields = [(name: "SAMLResponse", value: Base64URL.encodeStandard(bytes))]
+            if let relayState = signOn.relayState { fields.append((name: "RelayState", value: relayState)) }
+        case .wsFederation:
+            fields = [(name: "wa", value: "wsignin1.0"), (name: "wresult", value: xml)]
+            if let context = signOn.relayState { fields.append((name: "wctx", value: context)) }
+        }
         return SAMLDelivery(url: signOn.assertionConsumerServiceURL, fields: fields)
     }
 

@@ -11,10 +11,13 @@ extension SAMLResponseDocument {
         case .unsigned:
             document.signatures = false
         case .badSignature:
+            // The SessionIndex, or a SAML 1.1 assertion's AuthenticationInstant (it has no SessionIndex).
             let text = String(decoding: try self.signed(by: key), as: UTF8.self)
-            let session = " SessionIndex=\"\(XMLText.attribute(sessionIndex))\""
-            guard text.contains(session) else { throw XMLError("the signed Response has no SessionIndex to alter") }
-            return Array(text.replacing(session, with: " SessionIndex=\"_\(inputs.newGUID())\"").utf8)
+            let (signed, altered) = tokenType == .saml11
+                ? (" AuthenticationInstant=\"\(Self.instant(authInstant))\"", " AuthenticationInstant=\"\(Self.instant(authInstant - 1))\"")
+                : (" SessionIndex=\"\(XMLText.attribute(sessionIndex))\"", " SessionIndex=\"_\(inputs.newGUID())\"")
+            guard text.contains(signed) else { throw XMLError("the signed assertion has no\(signed) to alter") }
+            return Array(text.replacing(signed, with: altered).utf8)
         case .foreignKey:
             let foreign = try SAMLCertificates.make()
             document.certificate = foreign.certificate
@@ -45,14 +48,18 @@ extension SAMLResponseDocument {
     }
 
     /// `saml-xsw`: the Response with only its assertion signed, that assertion moved untouched into the Response's
-    /// `Extensions`, and in its place an unsigned copy naming `inputs.otherNameID` under a new ID.
+    /// `Extensions` (in a `wresult`, right before `RequestedSecurityToken`, as WS-Trust's extension elements may be),
+    /// and in its place an unsigned copy naming `inputs.otherNameID` under a new ID.
     private func wrapped(by key: XMLSigningKey, inputs: SAMLTamperInputs) throws(XMLError) -> [UInt8] {
         var original = self
         original.signing = .assertion
         let signed = String(decoding: try original.signed(by: key), as: UTF8.self)
-        guard let issuerEnd = signed.firstRange(of: "</Issuer>"),
-              let start = signed[issuerEnd.upperBound...].firstRange(of: "<Assertion "),
-              let end = signed[start.upperBound...].firstRange(of: "</Assertion>") else {
+        let tags = assertionTags
+        let isResponse = envelope == .response
+        guard let insertion = isResponse ? signed.firstRange(of: "</Issuer>")?.upperBound
+                : signed.firstRange(of: "<t:RequestedSecurityToken>")?.lowerBound,
+              let start = signed[insertion...].firstRange(of: tags.start),
+              let end = signed[start.upperBound...].firstRange(of: tags.end) else {
             throw XMLError("the signed Response has no assertion to wrap")
         }
         var forged = original
@@ -60,11 +67,12 @@ extension SAMLResponseDocument {
         forged.assertionID = "_" + inputs.newGUID()
         forged.sessionIndex = forged.assertionID
         forged.nameID = inputs.otherNameID
-        let head = String(signed[..<issuerEnd.upperBound])
+        let head = String(signed[..<insertion])
         let assertion = String(signed[start.lowerBound..<end.upperBound])
-        let between = String(signed[issuerEnd.upperBound..<start.lowerBound])
+        let moved = isResponse ? "<samlp:Extensions>" + assertion + "</samlp:Extensions>" : assertion
+        let between = String(signed[insertion..<start.lowerBound])
         let tail = String(signed[end.upperBound...])
-        let wrapped = head + "<samlp:Extensions>" + assertion + "</samlp:Extensions>" + between + forged.assertionXML + tail
+        let wrapped = head + moved + between + forged.assertionXML + tail
         return Array(wrapped.utf8)
     }
 }

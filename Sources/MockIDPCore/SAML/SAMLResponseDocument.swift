@@ -40,6 +40,8 @@ struct SAMLResponseDocument {
     var signatures = true
     /// Whether the `NameID` carries a comment after its domain's first label (`saml-comment-nameid`).
     var nameIDComment = false
+    /// What carries the assertion: this Response, or a WS-Federation `wresult`.
+    var envelope: SAMLEnvelope = .response
 
     static let statusPrefix = "urn:oasis:names:tc:SAML:2.0:status:"
 
@@ -51,6 +53,7 @@ struct SAMLResponseDocument {
 
     /// The document to sign (signature templates where `signing` asks for them).
     var xml: String {
+        if case .wsTrust(let tokenType, let realm) = envelope { return wsTrustXML(tokenType, realm: realm) }
         let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLText.attribute($0))\"" } ?? ""
         var out = "<samlp:Response ID=\"\(responseID)\" Version=\"2.0\" IssueInstant=\"\(Self.instant(issueInstant))\" "
             + "Destination=\"\(XMLText.attribute(destination))\"\(inResponse) xmlns:samlp=\"\(XMLNamespace.protocolMessages)\">"
@@ -73,6 +76,7 @@ struct SAMLResponseDocument {
 
     /// The `Assertion` element, with its signature template when `signing` asks for one.
     var assertionXML: String {
+        if tokenType == .saml11 { return saml11AssertionXML }
         let confirmationTarget = inResponseTo.map { " InResponseTo=\"\(XMLText.attribute($0))\"" } ?? ""
         var out = "<Assertion ID=\"\(assertionID)\" IssueInstant=\"\(Self.instant(issueInstant))\" Version=\"2.0\" xmlns=\"\(XMLNamespace.assertion)\">"
             + "<Issuer>\(XMLText.escape(issuer))</Issuer>"

@@ -23,6 +23,8 @@ package struct SAMLSignOn: Sendable, Expiring {
     package var requestedNameIDFormat: String?
     /// Provider clock.
     package var expiresAt: Int
+    /// How the sign-on is answered: a SAML Response, or a WS-Federation `wresult` (`relayState` then carries `wctx`).
+    package var answer: SAMLAnswer = .samlResponse
 
     package var keptBytes: Int {
         audience.utf8.count + assertionConsumerServiceURL.utf8.count + (relayState?.utf8.count ?? 0) + (requestID?.utf8.count ?? 0)
@@ -33,6 +35,14 @@ package struct SAMLSignOn: Sendable, Expiring {
 
     /// How long a sign-on waits for its user: as long as an authorize request's page may take.
     static let lifetime = 3600
+}
+
+/// How a sign-on is answered (docs/saml.md, "Sign-on" and "WS-Federation").
+package enum SAMLAnswer: Sendable, Equatable {
+    /// A SAML 2.0 Response posted as `SAMLResponse` and `RelayState`.
+    case samlResponse
+    /// A WS-Trust `RequestSecurityTokenResponse` posted as `wa`, `wresult` and `wctx`.
+    case wsFederation
 }
 
 /// Sign-ons waiting for their user, under their own lock; each is taken once, when the Response is sent.

@@ -92,15 +92,16 @@ package final class InboundDocument {
     /// certificates given, never from the message's `KeyInfo`; references may only point inside the document, and only
     /// the transforms and algorithms SAML uses are enabled
     /// (https://docs.oasis-open.org/security/saml/v2.0/saml-core-2.0-os.pdf, section 5.4).
-    package func hasValidEnvelopedSignature(certificates: [Certificate]) -> Bool {
+    /// `idAttribute` names the root's ID attribute: `ID`, or a SAML 1.1 assertion's `AssertionID`.
+    package func hasValidEnvelopedSignature(certificates: [Certificate], idAttribute: String = "ID") -> Bool {
         guard let rootPointer = document.root,
-              let id = OwnedDocument.attribute(rootPointer, "ID"), !id.isEmpty else { return false }
+              let id = OwnedDocument.attribute(rootPointer, idAttribute), !id.isEmpty else { return false }
         let signatures = OwnedDocument.elementChildren(rootPointer).filter { OwnedDocument.isElement($0, XMLNamespace.signature, "Signature") }
         guard signatures.count == 1, let signature = signatures.first else { return false }
         let references = OwnedDocument.descendants(of: signature, XMLNamespace.signature, "Reference")
         guard references.count == 1, let reference = references.first,
               OwnedDocument.attribute(reference, "URI") == "#" + id else { return false }
-        document.registerIDs()
+        document.registerIDs(idAttribute)
         return certificates.contains { EnvelopedSignature.verify(signature, certificate: $0) }
     }
 }

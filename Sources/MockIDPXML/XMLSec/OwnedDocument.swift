@@ -33,10 +33,11 @@ final class OwnedDocument {
         return document
     }
 
-    /// Registers every `ID` attribute as an XML ID, so that a signature's `Reference URI="#…"` finds its element.
-    func registerIDs() {
+    /// Registers every attribute named `name` (SAML 2.0's `ID`, SAML 1.1's `AssertionID`) as an XML ID, so that a
+    /// signature's `Reference URI="#…"` finds its element.
+    func registerIDs(_ name: String = "ID") {
         guard let root else { return }
-        let name: [xmlChar] = Array("ID".utf8) + [0]
+        let name: [xmlChar] = Array(name.utf8) + [0]
         name.withUnsafeBufferPointer { namePointer in
             var ids: [UnsafePointer<xmlChar>?] = [namePointer.baseAddress, nil]
             ids.withUnsafeMutableBufferPointer { xmlSecAddIDs(pointer, root, $0.baseAddress) }

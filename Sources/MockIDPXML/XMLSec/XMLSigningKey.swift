@@ -19,13 +19,15 @@ package final class XMLSigningKey: @unchecked Sendable {
         loaded = try EnvelopedSignature.OwnedKey.privateKey(pem: pem)
     }
 
-    /// Signs every signature template in `xml` (those `SignatureTemplate` writes), the innermost first so that an
+    /// Signs every signature template in `xml` (those `SignatureTemplate` writes; a reference names an `ID` or a SAML
+    /// 1.1 `AssertionID`), the innermost first so that an
     /// outer signature covers the inner one's final bytes, and returns the document written out once: these bytes are
     /// the ones to send, never parsed and written again.
     package func sign(_ xml: String, declaration: Bool) throws(XMLError) -> [UInt8] {
         let document = try OwnedDocument.parse(Array(xml.utf8))
         guard let root = document.root else { throw XMLError("the XML to sign has no root element") }
         document.registerIDs()
+        document.registerIDs("AssertionID")
         let templates = OwnedDocument.descendants(of: root, XMLNamespace.signature, "Signature")
         guard !templates.isEmpty else { throw XMLError("the XML to sign has no signature template") }
         for template in templates.reversed() {
