@@ -123,9 +123,7 @@ extension EndpointHandlers {
         var parameters = request.query
         if request.method == "POST", let form = try? URLEncodedForm.decode(request.body) { parameters += form }
         let value = { (name: String) in parameters.first { $0.name == name }?.value }
-        let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
-        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
-        let clear = cookie(Self.sessionCookie, "", request: request, maxAge: 0)
+        let clear = endBrowserSession(request)
         if let target = value("post_logout_redirect_uri"),
            provider.signIn.isRegisteredLogoutRedirect(target, clientID: value("client_id"), tenantSegment: tenant, directory: context.directory) {
             var location = target
@@ -145,5 +143,12 @@ extension EndpointHandlers {
         r.headers.add("Set-Cookie", clear.setCookieHeaderValue)
         return r
     }
-}
 
+    /// Ends the browser session of `request`'s session cookie, every account in it; returns the cookie that clears it
+    /// in the browser. OpenID Connect logout and SAML single logout both end it so.
+    func endBrowserSession(_ request: HTTPRequest) -> HTTPCookie {
+        let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
+        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
+        return cookie(Self.sessionCookie, "", request: request, maxAge: 0)
+    }
+}
