@@ -16,6 +16,7 @@ import pytest
 from lxml import etree
 from onelogin.saml2.auth import OneLogin_Saml2_Auth
 from onelogin.saml2.idp_metadata_parser import OneLogin_Saml2_IdPMetadataParser
+from onelogin.saml2.logout_response import OneLogin_Saml2_Logout_Response
 from onelogin.saml2.response import OneLogin_Saml2_Response
 from onelogin.saml2.settings import OneLogin_Saml2_Settings
 from onelogin.saml2.utils import OneLogin_Saml2_Utils
@@ -413,7 +414,9 @@ def test_single_logout_ends_the_session_and_python3_saml_accepts_the_logout_resp
     from_metadata = OneLogin_Saml2_Auth(sls_request(location), slo_settings(idp))
     from_metadata.process_slo(request_id=logout_id)
     assert "invalid_logout_response" in from_metadata.get_errors()
-    assert "Invalid issuer in the Logout Response" in from_metadata.get_last_error_reason()
+    response = OneLogin_Saml2_Logout_Response(OneLogin_Saml2_Settings(slo_settings(idp)), request["get_data"]["SAMLResponse"])
+    assert not response.is_valid(sls_request(location), logout_id)
+    assert "Invalid issuer in the Logout Response" in response.get_error()
 
     # The session is over on the server: even its old cookie brings the sign-in page again.
     again = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp, entity=SLO_ENTITY))
