@@ -96,7 +96,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "MockIDPTestingTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration"]),
-        .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration", "MockIDPText"]),
+        .testTarget(name: "MockIDPIntegrationTests", dependencies: ["MockIDPTesting", "MockIDP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration", "MockIDPText", "MockIDPXML"]),
         // The command line parsed and validated without running it: `@testable import mockidp` (its commands are internal).
         .testTarget(name: "MockIDPCommandLineTests", dependencies: [
             "mockidp", "MockIDP", .product(name: "ArgumentParser", package: "swift-argument-parser"),

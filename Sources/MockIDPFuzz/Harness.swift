@@ -150,8 +150,9 @@ struct Harness: Sendable {
     // MARK: - SAML
 
     /// The SAML inbound path below the HTTP layer: any bytes as a DEFLATE'd message (the HTTP-Redirect binding) and
-    /// as XML, read under `XMLLimits.inbound`, and the enveloped-signature check over what parses. Bounds hold for
-    /// every input: nothing inflates past its bound, and nothing deeper than the depth bound is read.
+    /// as XML, read under `XMLLimits.inbound`, the `AuthnRequest` and `LogoutRequest` readers and the
+    /// enveloped-signature check over what parses. Bounds hold for every input: nothing inflates past its bound, and
+    /// nothing deeper than the depth bound is read.
     static let saml = Harness(name: "saml", summary: "SAML requests: raw DEFLATE and XML under bounds, and the XML signature check") { bytes in
         let input = Array(bytes)
         let limits = XMLLimits.inbound
@@ -163,6 +164,8 @@ struct Harness: Sendable {
         for bytes in documents {
             guard let document = try? InboundDocument(bytes, limits: limits) else { continue }
             precondition(depth(document.root) <= limits.maxDepth, "read deeper than the bound")
+            _ = SAMLAuthnRequest(document.root)
+            _ = SAMLLogoutRequest(document.root)?.missing
             _ = document.hasValidEnvelopedSignature(certificates: [samlCertificate].compactMap { $0 })
         }
     }

@@ -20,8 +20,12 @@ package enum RedirectSignature {
         return certificates.contains { $0.publicKey.verify(signature: signature, for: bytes, algorithm: .rs256) }
     }
 
-    /// The signature of `signedText` by `key` with RSA-SHA256, for a message mockidp sends over the redirect binding.
-    package static func sign(signedText: String, key: PrivateKey) throws(OpenSSLError) -> [UInt8] {
-        try key.sign(Array(signedText.utf8), algorithm: .rs256)
+    /// The signature of `signedText` by `key` with `method` (RSA-SHA256 unless said), for a message mockidp sends over
+    /// the redirect binding.
+    package static func sign(signedText: String, key: PrivateKey, method: XMLSignatureMethod = .rsaSHA256) throws(OpenSSLError) -> [UInt8] {
+        switch method {
+        case .rsaSHA256: try key.sign(Array(signedText.utf8), algorithm: .rs256)
+        case .rsaSHA1: try key.signRSASHA1(Array(signedText.utf8))
+        }
     }
 }

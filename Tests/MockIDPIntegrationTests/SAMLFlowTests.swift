@@ -1,6 +1,7 @@
 import Foundation
 import MockIDPJOSE
 import MockIDPTesting
+import MockIDPXML
 import Testing
 
 /// SAML 2.0 sign-on over HTTP (docs/saml.md), in both modes: the federation metadata, an `AuthnRequest` over the
@@ -139,6 +140,47 @@ import Testing
             #expect(configured.relayState == "/home")
             let unknown = try await browser.send("GET", "\(idp.baseURL)/\(EndpointTests.contoso)/saml2?appid=00000000-0000-0000-0000-000000000001")
             #expect(unknown.status == 400 && unknown.text.contains("AADSTS700016"))
+        }
+    }
+
+    @Test("single logout: a LogoutRequest ends the browser session and redirects to the logoutUrl with a signed LogoutResponse",
+          arguments: MockIdentityProviderMode.allCases)
+    func singleLogout(mode: MockIdentityProviderMode) async throws {
+        try await withMockIdentityProvider(mode: mode) { idp in
+            let sls = "https://sp.example.test/saml/sls"
+            try await Self.addApp(idp, saml: ["logoutUrl": .string(sls)])
+            let browser = Browser(idp)
+            let page = try await Self.post(browser, idp, Self.request())
+            _ = try Self.answer(try await browser.submit(page, action: "signin",
+                                                         [("username", "alice@contoso.onmicrosoft.com"), ("password", "alice-password")]))
+            let session = try #require(browser.cookies["mockidp_session"])
+            #expect(try Self.answer(try await Self.post(browser, idp, Self.request(id: "_req2"))).xml.contains("InResponseTo=\"_req2\""))
+
+            let logout = "<samlp:LogoutRequest xmlns:samlp=\"urn:oasis:names:tc:SAML:2.0:protocol\" ID=\"_lr1\" Version=\"2.0\" "
+                + "IssueInstant=\"2026-01-01T00:00:00Z\"><saml:Issuer xmlns:saml=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(Self.entity)</saml:Issuer>"
+                + "<saml:NameID xmlns:saml=\"urn:oasis:names:tc:SAML:2.0:assertion\">alice@contoso.onmicrosoft.com</saml:NameID></samlp:LogoutRequest>"
+            let message = Data(try RawDeflate.deflate(Array(logout.utf8))).base64EncodedString()
+            let saml2 = "\(idp.baseURL)/\(EndpointTests.contoso)/saml2"
+            let reply = try await browser.send("GET", saml2 + "?" + formEncoded([("SAMLRequest", message), ("RelayState", "bye")]))
+            let location = try #require(reply.header("Location"))
+            #expect(reply.status == 302 && location.hasPrefix(sls + "?SAMLResponse="), "\(reply.status) \(reply.text.prefix(300))")
+            #expect(location.contains("&RelayState=bye&SigAlg=http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256&Signature="))
+            let query = try #require(URLComponents(string: location)?.queryItems)
+            let samlResponse = try #require(query.first { $0.name == "SAMLResponse" }?.value)
+            let deflated = try #require(Data(base64Encoded: samlResponse))
+            let xml = String(decoding: try RawDeflate.inflate(Array(deflated)), as: UTF8.self)
+            #expect(xml.hasPrefix("<samlp:LogoutResponse ID=\"_") && xml.contains("InResponseTo=\"_lr1\"") && xml.contains("Destination=\"\(sls)\""))
+            #expect(xml.contains(">https://login.microsoftonline.com/\(EndpointTests.contoso)/</Issuer>") && xml.contains("status:Success"))
+            #expect(browser.cookies["mockidp_session"] == "", "the session cookie is cleared")
+
+            // The session is over on the server too: its old cookie brings the sign-in page again.
+            browser.cookies["mockidp_session"] = session
+            let again = try await Self.post(browser, idp, Self.request(id: "_req3"))
+            #expect(again.status == 200 && again.text.contains("name=\"password\"") && !again.text.contains("SAMLResponse"))
+
+            // Over HTTP-POST, Entra refuses single logout.
+            let posted = try await browser.send("POST", saml2, form: [("SAMLRequest", Data(logout.utf8).base64EncodedString())])
+            #expect(posted.status == 400 && posted.text.contains("AADSTS750054"))
         }
     }
 

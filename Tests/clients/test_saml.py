@@ -2,20 +2,22 @@
 metadata, signs Alice in end to end over the HTTP-Redirect binding (the browser's sign-in done by the page's form
 posts), RelayState included; the signatures of the metadata and of the Response are checked by independent
 verifiers (the xmlsec1 command and signxml); an AuthnRequest from an unknown service provider is refused on the
-error page; a Response with each tamper defect (docs/saml.md, "Tamper defects") is refused by python3-saml."""
+error page; a Response with each tamper defect (docs/saml.md, "Tamper defects") is refused by python3-saml; single
+logout (docs/saml.md, "Single logout") ends the browser session and python3-saml accepts the signed LogoutResponse."""
 import base64
 import os
 import shutil
 import ssl
 import subprocess
 import tempfile
-from urllib.parse import urlparse
+from urllib.parse import parse_qsl, urlencode, urlparse
 
 import pytest
 import requests
 from lxml import etree
 from onelogin.saml2.auth import OneLogin_Saml2_Auth
 from onelogin.saml2.idp_metadata_parser import OneLogin_Saml2_IdPMetadataParser
+from onelogin.saml2.logout_response import OneLogin_Saml2_Logout_Response
 from onelogin.saml2.response import OneLogin_Saml2_Response
 from onelogin.saml2.settings import OneLogin_Saml2_Settings
 from onelogin.saml2.utils import OneLogin_Saml2_Utils
@@ -382,3 +384,132 @@ def test_the_inspector_shows_the_app_and_its_last_response_as_sent(session, serv
     assert inspected_app(session, server, saml_app)["lastResponse"] is None
     tenant = next(t for t in session.get(server.url("/_mockidp/inspection")).json()["tenants"] if t["id"] == CONTOSO)
     assert all(a["saml"] is None for a in tenant["apps"] if a["clientId"] != saml_app)
+
+
+SLO_APP = "5e2d7c1f-0b4a-4f8e-9d6c-1a2b3c4d5e6f"
+SLO_ENTITY = "https://slo-sp.example.test/saml/metadata"
+SP_SLS = "https://sp.example.test/saml/sls"
+REDIRECT = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"
+
+
+@pytest.fixture(scope="module")
+def slo_app(server):
+    import requests
+    s = requests.Session()
+    s.verify = server.ca
+    added = s.post(server.url("/_mockidp/tenants/%s/apps" % CONTOSO),
+                   json={"clientId": SLO_APP, "identifierUris": [SLO_ENTITY], "redirectUris": [SP_ACS],
+                         "saml": {"logoutUrl": SP_SLS}})
+    assert added.status_code == 201, added.text
+    return SLO_APP
+
+
+def slo_settings(idp, entity=SLO_ENTITY, issuer=None):
+    """python3-saml strict, wanting signed logout messages, the IdP certificate from the app's metadata; `issuer`
+    replaces the metadata's entity ID, which python3-saml also expects as the LogoutResponse's Issuer."""
+    settings = sp_settings(idp, entity=entity)
+    settings["idp"] = dict(settings["idp"], entityId=issuer or settings["idp"]["entityId"])
+    settings["sp"]["singleLogoutService"] = {"url": SP_SLS, "binding": REDIRECT}
+    settings["security"].update(wantMessagesSigned=True)
+    return settings
+
+
+def sls_request(location):
+    """The service provider's view of the redirect to its single logout service: the query as sent and decoded."""
+    query = urlparse(location).query
+    return {"https": "on", "http_host": "sp.example.test", "script_name": "/saml/sls", "post_data": {},
+            "get_data": dict(parse_qsl(query, keep_blank_values=True)), "query_string": query,
+            "validate_signature_from_qs": True}
+
+
+def test_single_logout_ends_the_session_and_python3_saml_accepts_the_logout_response(session, server, slo_app):
+    idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, slo_app))
+    assert idp["idp"]["singleLogoutService"]["url"] == server.url("/%s/saml2" % CONTOSO)
+    # Alice signs in to the service provider.
+    auth = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp, entity=SLO_ENTITY))
+    login = auth.login()
+    request_id = auth.get_last_request_id()
+    _, fields = sign_in(session, login)
+    signed_in = OneLogin_Saml2_Auth(sp_request("/saml/acs", fields), sp_settings(idp, entity=SLO_ENTITY))
+    signed_in.process_response(request_id=request_id)
+    assert signed_in.is_authenticated(), signed_in.get_last_error_reason()
+    old_session = session.cookies.get("mockidp_session")
+    assert old_session
+
+    # The service provider's LogoutRequest, with the browser's session cookie: a redirect to its logout service.
+    issuer = "https://login.microsoftonline.com/%s/" % CONTOSO
+    sp = OneLogin_Saml2_Auth(sp_request("/saml/logout"), slo_settings(idp, issuer=issuer))
+    logout = sp.logout(return_to="after-logout", name_id=signed_in.get_nameid(),
+                       session_index=signed_in.get_session_index(), name_id_format=signed_in.get_nameid_format())
+    logout_id = sp.get_last_request_id()
+    answer = session.get(logout, allow_redirects=False)
+    assert answer.status_code == 302, answer.text
+    location = answer.headers["Location"]
+    assert location.startswith(SP_SLS + "?SAMLResponse=")
+    assert "mockidp_session" not in session.cookies, "the session cookie is cleared"
+    request = sls_request(location)
+    assert request["get_data"]["RelayState"] == "after-logout"
+    assert request["get_data"]["SigAlg"] == "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
+
+    # python3-saml (strict, signed messages wanted) accepts it: the query signature verifies with the certificate
+    # from the metadata, InResponseTo is its request's, Destination its logout service.
+    sls = OneLogin_Saml2_Auth(request, slo_settings(idp, issuer=issuer))
+    ended = []
+    sls.process_slo(request_id=logout_id, delete_session_cb=lambda: ended.append(True))
+    assert sls.get_errors() == [], sls.get_last_error_reason()
+    assert ended == [True]
+    root = etree.fromstring(sls.get_last_response_xml())
+    assert etree.QName(root).localname == "LogoutResponse" and root.get("InResponseTo") == logout_id
+    assert root.get("ID").startswith("_") and root.get("Destination") == SP_SLS
+    assert root.find("saml:Issuer", NS).text == issuer
+    # Entra's LogoutResponse Issuer is not the metadata's entity ID: python3-saml, strict and configured from the
+    # metadata alone, says so.
+    from_metadata = OneLogin_Saml2_Auth(sls_request(location), slo_settings(idp))
+    from_metadata.process_slo(request_id=logout_id)
+    assert "invalid_logout_response" in from_metadata.get_errors()
+    response = OneLogin_Saml2_Logout_Response(OneLogin_Saml2_Settings(slo_settings(idp)), request["get_data"]["SAMLResponse"])
+    assert not response.is_valid(sls_request(location), logout_id)
+    assert "Invalid issuer in the Logout Response" in response.get_error()
+
+    # The session is over on the server: even its old cookie brings the sign-in page again.
+    again = OneLogin_Saml2_Auth(sp_request("/saml/login"), sp_settings(idp, entity=SLO_ENTITY))
+    page = session.get(again.login(), headers={"Cookie": "mockidp_session=%s" % old_session})
+    assert page.status_code == 200
+    assert any(("mockidp_action", "signin") in f["fields"] for f in forms(page.text)), page.text[:300]
+    assert "SAMLResponse" not in page.text
+
+
+def test_python3_saml_refuses_a_logout_response_with_a_tampered_signature(session, server, slo_app):
+    idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, slo_app))
+    issuer = "https://login.microsoftonline.com/%s/" % CONTOSO
+    sp = OneLogin_Saml2_Auth(sp_request("/saml/logout"), slo_settings(idp, issuer=issuer))
+    logout = sp.logout(name_id=ALICE)
+    answer = session.get(logout, allow_redirects=False)
+    assert answer.status_code == 302, answer.text
+    location = answer.headers["Location"]
+    # Untouched, it is accepted; with one bit of the signature flipped, refused.
+    clean = OneLogin_Saml2_Auth(sls_request(location), slo_settings(idp, issuer=issuer))
+    clean.process_slo(request_id=sp.get_last_request_id())
+    assert clean.get_errors() == [], clean.get_last_error_reason()
+    request = sls_request(location)
+    signature = bytearray(base64.b64decode(request["get_data"]["Signature"]))
+    signature[10] ^= 0x01
+    flipped = base64.b64encode(bytes(signature)).decode()
+    request["get_data"]["Signature"] = flipped
+    request["query_string"] = request["query_string"].split("&Signature=")[0] + "&" + urlencode({"Signature": flipped})
+    forged = OneLogin_Saml2_Auth(request, slo_settings(idp, issuer=issuer))
+    forged.process_slo(request_id=sp.get_last_request_id())
+    assert "invalid_logout_response_signature" in forged.get_errors()
+
+
+def test_single_logout_refusals_on_the_error_page(session, server, saml_app, slo_app):
+    # A LogoutRequest from a service provider the tenant does not know.
+    idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, slo_app))
+    unknown = OneLogin_Saml2_Auth(sp_request("/saml/logout"), slo_settings(idp, entity="https://unknown.example.test/sp"))
+    page = session.get(unknown.logout(name_id=ALICE), allow_redirects=False)
+    assert page.status_code == 400 and "AADSTS700016" in page.text and "SAMLResponse" not in page.text
+    # An app without logoutUrl: nowhere to answer.
+    idp = OneLogin_Saml2_IdPMetadataParser.parse(metadata(session, server, saml_app))
+    no_logout_url = OneLogin_Saml2_Auth(sp_request("/saml/logout"), slo_settings(idp, entity=SP_ENTITY))
+    page = session.get(no_logout_url.logout(name_id=ALICE), allow_redirects=False)
+    assert page.status_code == 400 and "AADSTS500113" in page.text and "SAMLResponse" not in page.text

@@ -151,5 +151,12 @@ extension EndpointHandlers {
         r.headers.add("Set-Cookie", clear.setCookieHeaderValue)
         return r
     }
-}
 
+    /// Ends the browser session of `request`'s session cookie, every account in it; returns the cookie that clears it
+    /// in the browser. OpenID Connect logout and SAML single logout both end it so.
+    func endBrowserSession(_ request: HTTPRequest) -> HTTPCookie {
+        let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
+        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
+        return cookie(Self.sessionCookie, "", request: request, maxAge: 0)
+    }
+}

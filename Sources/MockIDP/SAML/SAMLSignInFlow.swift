@@ -3,7 +3,7 @@ import MockIDPHTTP
 import MockIDPJOSE
 
 /// SAML sign-on over HTTP (docs/saml.md, "Sign-on"): `/{tenant}/saml2` takes an `AuthnRequest` over the HTTP-Redirect
-/// binding (GET) or the HTTP-POST binding (POST), or `?appid=` for IdP-initiated sign-on, and the user signs in on the ordinary sign-in page with the browser
+/// binding (GET) or the HTTP-POST binding (POST), or `?appid=` for IdP-initiated sign-on (a `LogoutRequest`: "Single logout"), and the user signs in on the ordinary sign-in page with the browser
 /// session OpenID Connect uses; an auto-submitting form then posts `SAMLResponse` and `RelayState` to the service
 /// provider. The pages post back here with the checked sign-on's key (`mockidp_saml`), kept by Core meanwhile.
 extension EndpointHandlers {
@@ -63,6 +63,8 @@ extension EndpointHandlers {
         case .signIn(let signOn):
             let key = provider.saml.keep(signOn)
             return SAMLSignInFlow(handlers: self, request: request, context: context, signOn: signOn, key: key, cookies: cookies).start()
+        case .signOut(let location):
+            return samlSignedOut(request, location: location, context: context)
         }
     }
 
@@ -115,7 +117,7 @@ struct SAMLSignInFlow {
             switch provider.saml.noPassive(signOn, context: context) {
             case .answer(let delivery): return handlers.deliver(delivery.fields, to: delivery.url, mode: .formPost, context: context)
             case .errorPage(let error): return handlers.errorPage(error, context: context)
-            case .signIn: return handlers.errorPage(.samlSigningFailed("a NoPassive answer cannot sign in"), context: context)
+            case .signIn, .signOut: return handlers.errorPage(.samlSigningFailed("a NoPassive answer cannot sign in"), context: context)
             }
         }
     }

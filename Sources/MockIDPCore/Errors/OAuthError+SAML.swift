@@ -43,14 +43,14 @@ extension OAuthError {
     package static func samlNotARequest(_ what: String) -> OAuthError {
         OAuthError(code: .invalidRequest, aadsts: 75005,
                    message: "The request is not a valid Saml2 protocol message.",
-                   reason: "the message is \(what), not a SAML 2.0 AuthnRequest")
+                   reason: "the message is \(what), not a SAML 2.0 AuthnRequest or LogoutRequest")
     }
 
     /// AADSTS75005: the request's `ID` starts with a digit (an XML ID may not).
     package static func samlBadRequestID(_ id: String) -> OAuthError {
         OAuthError(code: .invalidRequest, aadsts: 75005,
                    message: "The request is not a valid Saml2 protocol message: its ID '\(id)' must not begin with a number.",
-                   reason: "the AuthnRequest ID '\(id)' is empty or starts with a digit")
+                   reason: "the request ID '\(id)' is empty or starts with a digit")
     }
 
     /// AADSTS75005: the request carries a `Subject`, which Entra does not take (`login_hint` instead).
@@ -66,6 +66,29 @@ extension OAuthError {
         OAuthError(code: .invalidRequest, aadsts: 75005,
                    message: "The request is not a valid Saml2 protocol message: the application requires signed requests, and this one's signature is missing or does not verify with its verification certificates.",
                    reason: "the SAML app '\(issuer)' requires signed requests: \(why)")
+    }
+
+    /// AADSTS750054 for a `LogoutRequest` over HTTP-POST: Entra takes single logout over HTTP-Redirect only
+    /// (https://learn.microsoft.com/en-us/entra/identity-platform/single-sign-out-saml-protocol).
+    package static func samlLogoutNotRedirect() -> OAuthError {
+        var error = samlMessageMissing()
+        error.reason = "a LogoutRequest came over the HTTP-POST binding; Entra takes single logout over HTTP-Redirect (GET) only"
+        return error
+    }
+
+    /// AADSTS75005: a `LogoutRequest` without a part Entra requires (`Version` 2.0, `IssueInstant`, `NameID`).
+    package static func samlLogoutIncomplete(_ what: String) -> OAuthError {
+        OAuthError(code: .invalidRequest, aadsts: 75005,
+                   message: "The request is not a valid Saml2 protocol message: the LogoutRequest has \(what).",
+                   reason: "the LogoutRequest has \(what)")
+    }
+
+    /// AADSTS500113 (Entra's "No reply address is registered for the application", chosen here: Microsoft documents
+    /// no code for this case): single logout from an app without a `logoutUrl`, where the LogoutResponse would go.
+    package static func samlNoLogoutURL(_ issuer: String) -> OAuthError {
+        OAuthError(code: .invalidRequest, aadsts: 500113,
+                   message: "No reply address is registered for the application.",
+                   reason: "the SAML app '\(issuer)' has no saml.logoutUrl, where the LogoutResponse goes")
     }
 
     /// A SAML signing certificate could not be made or used.

@@ -1,3 +1,4 @@
+import MockIDPJOSE
 import MockIDPXML
 
 /// A SAML message as it came over a binding (docs/saml.md, "Sign-on"): the `SAMLRequest` text (base64; DEFLATE'd too
@@ -27,8 +28,20 @@ package struct SAMLMessage: Sendable {
     }
 }
 
+extension SAMLMessage {
+    /// The message's XML, read under the inbound bounds: base64, inflated too over HTTP-Redirect; throws a clear
+    /// `XMLError` for anything unreadable.
+    func document() throws(XMLError) -> InboundDocument {
+        guard let decoded = Base64URL.decode(samlRequest, ignoringWhitespace: true) else {
+            throw XMLError("the SAMLRequest is not base64")
+        }
+        guard case .redirect = binding else { return try InboundDocument(decoded) }
+        return try InboundDocument(try RawDeflate.inflate(decoded))
+    }
+}
+
 /// What an `AuthnRequest` asks (https://learn.microsoft.com/en-us/entra/identity-platform/single-sign-on-saml-protocol).
-struct SAMLAuthnRequest {
+package struct SAMLAuthnRequest {
     var id: String
     var issuer: String
     var assertionConsumerServiceURL: String?
@@ -38,15 +51,24 @@ struct SAMLAuthnRequest {
     var hasSubject: Bool
 
     /// The request in `root`; nil when `root` is no `AuthnRequest`.
-    init?(_ root: XMLNode) {
+    package init?(_ root: XMLNode) {
         guard root.namespace == XMLNamespace.protocolMessages, root.name == "AuthnRequest" else { return nil }
         id = root[attribute: "ID"] ?? ""
-        issuer = Self.trimmed(root.child(XMLNamespace.assertion, "Issuer")?.text ?? "")
+        issuer = Self.issuer(of: root)
         assertionConsumerServiceURL = root[attribute: "AssertionConsumerServiceURL"]
         forceAuthn = Self.isTrue(root[attribute: "ForceAuthn"])
         isPassive = Self.isTrue(root[attribute: "IsPassive"])
         nameIDPolicyFormat = root.child(XMLNamespace.protocolMessages, "NameIDPolicy")?[attribute: "Format"]
         hasSubject = root.child(XMLNamespace.assertion, "Subject") != nil
+    }
+
+    /// A request's `Issuer`, white space around it dropped.
+    static func issuer(of root: XMLNode) -> String { trimmed(root.child(XMLNamespace.assertion, "Issuer")?.text ?? "") }
+
+    /// Whether `id` can be a request's `ID`: not empty, and not starting with a digit (an XML ID may not).
+    static func isUsableID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first else { return false }
+        return !("0"..."9").contains(first)
     }
 
     /// `text` without the white space around it (an indented document's line breaks included).

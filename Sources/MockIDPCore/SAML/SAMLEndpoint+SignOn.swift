@@ -9,6 +9,9 @@ package enum SAMLRequestCheck {
     case answer(SAMLDelivery)
     /// Checked: the user signs in, then the Response goes out.
     case signIn(SAMLSignOn)
+    /// A `LogoutRequest` checked (docs/saml.md, "Single logout"): the browser session ends, and the browser is
+    /// redirected to this address, the app's `logoutUrl` with the signed `LogoutResponse`.
+    case signOut(location: String)
 }
 
 /// What the browser posts to the service provider: `SAMLResponse` and `RelayState` to its assertion consumer service.
@@ -32,31 +35,21 @@ package enum SAMLInteraction {
 extension SAMLEndpoint {
     /// Checks an `AuthnRequest` as Entra does (docs/saml.md, "Sign-on"): the tenant, the message's encoding and
     /// bounds, the issuer (one of a SAML app's identifier URIs), the `ID`, no `Subject`, the assertion consumer
-    /// service (one of the app's reply URLs), the signature when the app requires one, and the `NameIDPolicy`.
+    /// service (one of the app's reply URLs), the signature when the app requires one, and the `NameIDPolicy`. A
+    /// `LogoutRequest` is checked as single logout (`signOut`).
     package func check(_ message: SAMLMessage, tenant segment: String, context: RequestScope) -> SAMLRequestCheck {
         let directory = context.directory
         guard let tenant = directory.tenant(segment) else { return .errorPage(.tenantNotFound(segment, forDiscovery: false)) }
-        let isRedirect: Bool
-        if case .redirect = message.binding { isRedirect = true } else { isRedirect = false }
         let document: InboundDocument
-        do throws(XMLError) {
-            guard let decoded = Base64URL.decode(message.samlRequest, ignoringWhitespace: true) else {
-                throw XMLError("the SAMLRequest is not base64")
-            }
-            document = try InboundDocument(isRedirect ? try RawDeflate.inflate(decoded) : decoded)
-        } catch {
-            return .errorPage(.samlMessageUnreadable(error.reason))
+        do throws(XMLError) { document = try message.document() } catch { return .errorPage(.samlMessageUnreadable(error.reason)) }
+        if let logout = SAMLLogoutRequest(document.root) {
+            return signOut(logout, message: message, document: document, tenant: tenant, context: context)
         }
-        guard let request = SAMLAuthnRequest(document.root) else {
-            let what = document.root.name == "LogoutRequest" ? "a LogoutRequest (single logout is not served yet)" : "a \(document.root.name)"
-            return .errorPage(.samlNotARequest(what))
-        }
+        guard let request = SAMLAuthnRequest(document.root) else { return .errorPage(.samlNotARequest("a \(document.root.name)")) }
         guard let app = Self.app(identifiedBy: request.issuer, in: tenant), let settings = app.saml else {
             return .errorPage(.samlUnknownIssuer(request.issuer, tenant: tenant.id))
         }
-        guard let first = request.id.unicodeScalars.first, !("0"..."9").contains(first) else {
-            return .errorPage(.samlBadRequestID(request.id))
-        }
+        guard SAMLAuthnRequest.isUsableID(request.id) else { return .errorPage(.samlBadRequestID(request.id)) }
         if request.hasSubject { return .errorPage(.samlSubjectNotSupported()) }
         let acs: String
         switch Self.replyURL(request.assertionConsumerServiceURL, of: app, identifier: request.issuer, parameter: "AssertionConsumerServiceURL") {
@@ -114,7 +107,7 @@ extension SAMLEndpoint {
     }
 
     /// Why the request's signature does not do (nil: it verifies with one of the app's certificates).
-    private func signatureProblem(_ message: SAMLMessage, document: InboundDocument, app: Application) -> String? {
+    func signatureProblem(_ message: SAMLMessage, document: InboundDocument, app: Application) -> String? {
         let certificates = app.certificates.compactMap { try? Certificate(pem: $0.pem) }
         switch message.binding {
         case .redirect(let signedText, let sigAlg, let signature):
@@ -243,7 +236,7 @@ extension SAMLEndpoint {
     }
 
     /// The key that signs the app's Responses now.
-    private func signingKey(tenant: Tenant, app: Application) throws(XMLError) -> XMLSigningKey {
+    func signingKey(tenant: Tenant, app: Application) throws(XMLError) -> XMLSigningKey {
         guard let key = try provider.samlCertificates.keys(tenantID: tenant.id, clientID: app.clientID).first else {
             throw XMLError("the app has no SAML signing certificate")
         }
