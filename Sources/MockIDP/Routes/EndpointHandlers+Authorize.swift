@@ -117,8 +117,8 @@ extension EndpointHandlers {
 
     // MARK: logout
 
-    /// Ends the request's browser session (OpenID Connect's logout, WS-Federation's `wsignout1.0`); returns the cookie
-    /// that clears it.
+    /// Ends the request's browser session, every account in it (OpenID Connect's logout, SAML single logout,
+    /// WS-Federation's `wsignout1.0`); returns the cookie that clears it in the browser.
     func endBrowserSession(_ request: HTTPRequest) -> HTTPCookie {
         let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
         if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
@@ -150,13 +150,5 @@ extension EndpointHandlers {
         var r = HTTPResponse.html(pages.render("signedout", note.map { ["note": $0] } ?? [:]))
         r.headers.add("Set-Cookie", clear.setCookieHeaderValue)
         return r
-    }
-
-    /// Ends the browser session of `request`'s session cookie, every account in it; returns the cookie that clears it
-    /// in the browser. OpenID Connect logout and SAML single logout both end it so.
-    func endBrowserSession(_ request: HTTPRequest) -> HTTPCookie {
-        let cookies = HTTPCookie.parse(cookieHeader: request.headers["Cookie"] ?? "")
-        if let session = cookies.first(where: { $0.name == Self.sessionCookie })?.value { provider.sessions.end(session) }
-        return cookie(Self.sessionCookie, "", request: request, maxAge: 0)
     }
 }
