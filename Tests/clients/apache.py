@@ -66,12 +66,12 @@ def write_public(root, files):
 
 
 @contextlib.contextmanager
-def running(modules, site_config, files=None):
+def running(modules, site_config, files=None, port=None):
     """Apache with `modules` loaded (names as in mod_{name}.so) and `site_config(root, site)` appended to its base
-    configuration (DocumentRoot `root`/htdocs, open to all); `files` (name -> text, or a function of root and site)
-    are written under root first. Yields an Apache."""
+    configuration (DocumentRoot `root`/htdocs, open to all), on `port` (default: a free one); `files` (name -> text,
+    or a function of root and site) are written under root first. Yields an Apache."""
     root = tempfile.mkdtemp(prefix="mockidp-apache-")
-    port = free_port()
+    port = port or free_port()
     site = "http://127.0.0.1:%d" % port
     os.makedirs(os.path.join(root, "htdocs"))
     write_public(root, (files(root, site) if callable(files) else files) or {})

@@ -10,7 +10,6 @@ import base64
 import html
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -19,7 +18,7 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 import requests
 
-from apache import APACHE, MODULES, free_port
+from apache import MODULES, free_port, running, write_public
 from conftest import ALICE, ALICE_OID, CONTOSO
 from test_saml import sign_in
 
@@ -89,25 +88,11 @@ def shibboleth2_xml(root, idp_entity):
 """
 
 
-def httpd_conf(root, port, shib_conf):
-    modules = ["mpm_event", "authn_core", "authz_core", "mime", "include"]
-    loads = "".join("LoadModule %s_module %s/mod_%s.so\n" % (m, MODULES, m) for m in modules)
-    return loads + f"""LoadModule mod_shib {MODULES}/mod_shib.so
-ServerName 127.0.0.1
-Listen 127.0.0.1:{port}
-User www-data
-Group www-data
-DefaultRuntimeDir {root}
-PidFile {root}/httpd.pid
-ErrorLog {root}/error.log
-LogLevel warn
-TypesConfig /etc/mime.types
-DocumentRoot {root}/htdocs
+def site_config(shib_conf):
+    """mod_shib's part of Apache's configuration (apache.running writes the rest)."""
+    return lambda root, site: f"""LoadModule mod_shib {MODULES}/mod_shib.so
 ShibConfig {shib_conf}
 ShibCompatValidUser Off
-<Directory {root}/htdocs>
-    Require all granted
-</Directory>
 <Location /Shibboleth.sso>
     AuthType None
     Require all granted
@@ -146,14 +131,6 @@ def wait_for(check, process, what, logs, timeout=20):
         time.sleep(0.1)
 
 
-def listening(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
 class Site:
     def __init__(self, root, url):
         self.root = root
@@ -181,46 +158,30 @@ def shib(server):
     metadata = control.get(server.url("/%s/federationmetadata/2007-06/federationmetadata.xml" % CONTOSO),
                            params={"appid": SHIB_APP})
     assert metadata.status_code == 200 and metadata.content.startswith(b"\xef\xbb\xbf<"), metadata.text[:200]
-    files = {"idp-metadata.xml": metadata.content,  # as served, byte order mark included
-             "attribute-map.xml": ATTRIBUTE_MAP.encode(),
-             "shibboleth2.xml": shibboleth2_xml(root, "https://sts.windows.net/%s/" % CONTOSO).encode(),
-             "shibd.logger": (LOGGER % ("DEBUG", root + "/shibd.log")).encode(),
-             "native.logger": (LOGGER % ("INFO", root + "/native.log")).encode(),
-             "httpd.conf": httpd_conf(root, port, root + "/shibboleth2.xml").encode(),
-             "htdocs/secure/index.shtml": PAGE.encode(), "htdocs/strict/index.shtml": PAGE.encode()}
-    for name, content in files.items():
-        path = os.path.join(root, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(content)
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30",
                     "-subj", "/CN=shib-sp.example.test", "-keyout", root + "/sp-key.pem",
                     "-out", root + "/sp-cert.pem"],
                    check=True, capture_output=True)
     # Apache's children run as www-data: they read the configuration, write the in-process log and reach the socket.
-    for dirpath, _, names in os.walk(root):
-        os.chmod(dirpath, 0o755)
-        for name in names:
-            os.chmod(os.path.join(dirpath, name), 0o644)
+    write_public(root, {"idp-metadata.xml": metadata.content.decode("utf-8"),  # as served, byte order mark included
+                        "attribute-map.xml": ATTRIBUTE_MAP,
+                        "shibboleth2.xml": shibboleth2_xml(root, "https://sts.windows.net/%s/" % CONTOSO),
+                        "shibd.logger": LOGGER % ("DEBUG", root + "/shibd.log"),
+                        "native.logger": LOGGER % ("INFO", root + "/native.log")})
     open(os.path.join(root, "native.log"), "a").close()
     os.chmod(os.path.join(root, "native.log"), 0o666)
 
-    processes = []
+    shibd_out = open(os.path.join(root, "shibd.out"), "w")
+    shibd = subprocess.Popen([SHIBD, "-F", "-f", "-c", root + "/shibboleth2.xml", "-p", root + "/shibd.pid"],
+                             stdout=shibd_out, stderr=subprocess.STDOUT)
     try:
-        shibd_out = open(os.path.join(root, "shibd.out"), "w")
-        shibd = [SHIBD, "-F", "-f", "-c", root + "/shibboleth2.xml", "-p", root + "/shibd.pid"]
-        processes.append(subprocess.Popen(shibd, stdout=shibd_out, stderr=subprocess.STDOUT))
-        wait_for(lambda: os.path.exists(root + "/shibd.sock"), processes[-1], "shibd",
-                 [root + "/shibd.out", root + "/shibd.log"])
-        apache_out = open(os.path.join(root, "apache.out"), "w")
-        processes.append(subprocess.Popen([APACHE, "-f", root + "/httpd.conf", "-DFOREGROUND"], stdout=apache_out,
-                                          stderr=subprocess.STDOUT))
-        wait_for(lambda: listening(port), processes[-1], "apache2", [root + "/apache.out", root + "/error.log"])
-        yield Site(root, site)
+        wait_for(lambda: os.path.exists(root + "/shibd.sock"), shibd, "shibd", [root + "/shibd.out", root + "/shibd.log"])
+        pages = {"htdocs/secure/index.shtml": PAGE, "htdocs/strict/index.shtml": PAGE}
+        with running(["include"], site_config(root + "/shibboleth2.xml"), files=pages, port=port):
+            yield Site(root, site)
     finally:
-        for process in reversed(processes):
-            process.terminate()
-            process.wait(timeout=10)
+        shibd.terminate()
+        shibd.wait(timeout=10)
         shutil.rmtree(root, ignore_errors=True)
 
 
