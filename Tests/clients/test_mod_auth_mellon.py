@@ -66,7 +66,8 @@ LogLevel notice auth_mellon:info
         entity = site + "/mellon/metadata"
         cert = "%s/%s.cert" % (root, prefix(site))
         add_saml_app(server, MELLON_APP, "Contoso mellon", entity, site + "/mellon/postResponse",
-                     {"requireSignedRequests": True, "nameIdFormat": "emailAddress"}, certificates=[cert])
+                     {"requireSignedRequests": True, "nameIdFormat": "emailAddress", "logoutUrl": site + "/mellon/logout"},
+                     certificates=[cert])
         return {"htdocs/secure/index.shtml": PAGE, "idp-metadata.xml": app_metadata(server)}
 
     with running(["auth_mellon"], config, setup) as apache:
@@ -183,3 +184,29 @@ def test_mellon_with_both_certificates_after_rotation(browser, mellon, server):
     assert browser.post(action, data=fields, allow_redirects=False).status_code == 303, mellon.error_log()[-2000:]
     page = browser.get(mellon.site + "/secure/index.shtml", allow_redirects=False)
     assert page.status_code == 200 and environment(page.text)["MELLON_NAME_ID"] == ALICE
+
+
+def test_single_logout_from_mellon(server, mellon):
+    """mellon's /mellon/logout sends a signed LogoutRequest over HTTP-Redirect; mockidp ends its session and answers
+    a signed LogoutResponse to the app's logoutUrl. Its Issuer is Entra's logout issuer,
+    `https://login.microsoftonline.com/{tid}/`, not the metadata's entity ID (docs/saml.md, "Single logout"), and
+    mellon (Lasso) finds no provider of that name: it refuses the LogoutResponse, as it does Entra's."""
+    b = own_session(server)
+    first = b.get(mellon.site + "/secure/index.shtml", allow_redirects=False)
+    action, fields = sign_in(b, first.headers["Location"])
+    assert b.post(action, data=fields).status_code == 200
+    out = b.get(mellon.site + "/mellon/logout", params={"ReturnTo": mellon.site + "/done"}, allow_redirects=False)
+    assert out.status_code in (302, 303), (out.status_code, out.text[:300], mellon.error_log()[-2000:])
+    request = urlparse(out.headers["Location"])
+    assert request.path == "/%s/saml2" % CONTOSO and "Signature" in parse_qs(request.query), out.headers["Location"]
+    answer = b.get(out.headers["Location"], allow_redirects=False)
+    assert answer.status_code == 302, (answer.status_code, answer.text[:500])
+    assert answer.headers["Location"].startswith(mellon.site + "/mellon/logout?SAMLResponse="), answer.headers["Location"]
+    back = b.get(answer.headers["Location"], allow_redirects=False)
+    assert back.status_code == 400, (back.status_code, mellon.error_log()[-1500:].splitlines())
+    assert "Lasso error: [-201] The identifier of a provider is unknown" in mellon.error_log()
+    # mockidp's session ended: signing in to the app again shows mockidp's sign-in page.
+    forget_mellon(b)
+    again = b.get(mellon.site + "/secure/index.shtml", allow_redirects=False)
+    page = b.get(again.headers["Location"])
+    assert any(("mockidp_action", "signin") in f["fields"] for f in forms(page.text)), page.text[:500]
