@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "MockIDPHTTPClientTests", dependencies: ["MockIDPHTTPClient"]),
         .testTarget(name: "MockIDPJOSETests", dependencies: ["MockIDPJOSE"]),
         .testTarget(name: "MockIDPXMLTests", dependencies: ["MockIDPXML", "MockIDPJOSE"]),
-        .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE", "MockIDPXML"]),
+        .testTarget(name: "MockIDPCoreTests", dependencies: ["MockIDPCore", "MockIDPJOSE", "MockIDPText", "MockIDPXML"]),
         .testTarget(name: "MockIDPConfigurationTests", dependencies: ["MockIDPConfiguration", "MockIDPCore"]),
         .testTarget(name: "MockIDPTests", dependencies: [
             "MockIDP", "MockIDPHTTP", "MockIDPCore", "MockIDPJOSE", "MockIDPConfiguration",

@@ -4,11 +4,11 @@ package enum PercentEncoding {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// `s` percent-encoded as one component (a query value, a path segment): unreserved characters and the ASCII
-    /// characters of `keeping` as they are, everything else, space included, as `%XX`.
-    package static func encode(_ s: String, keeping: String = "") -> String {
+    /// characters of `keeping` as they are, a space as `+` when `spaceAsPlus` (a form value), everything else as `%XX`.
+    package static func encode(_ s: String, spaceAsPlus: Bool = false, keeping: String = "") -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
-        append(s.utf8, to: &out, keeping: keeping)
+        append(s.utf8, to: &out, spaceAsPlus: spaceAsPlus, keeping: keeping)
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockIDPCore
 import MockIDPJOSE
+import MockIDPText
 import MockIDPXML
 import Testing
 
@@ -48,8 +49,8 @@ import Testing
             return SAMLMessage(samlRequest: message, relayState: relayState, binding: .redirect(signedText: nil, sigAlg: nil, signature: nil))
         }
         let sigAlg = XMLSignatureMethod.rsaSHA256.signatureURI
-        let text = RedirectSignature.signedText(message: ("SAMLRequest", SAMLLogoutResponse.encoded(message)),
-                                                relayState: relayState.map(SAMLLogoutResponse.encoded), sigAlg: SAMLLogoutResponse.encoded(sigAlg))
+        let text = RedirectSignature.signedText(message: ("SAMLRequest", PercentEncoding.encode(message, spaceAsPlus: true)),
+                                                relayState: relayState.map { PercentEncoding.encode($0, spaceAsPlus: true) }, sigAlg: PercentEncoding.encode(sigAlg, spaceAsPlus: true))
         let signature = Base64URL.encodeStandard(try RedirectSignature.sign(signedText: text, key: signer))
         return SAMLMessage(samlRequest: message, relayState: relayState, binding: .redirect(signedText: text, sigAlg: sigAlg, signature: signature))
     }

@@ -54,22 +54,16 @@ struct SAMLLogoutResponse {
     /// the `Signature` over the first three as they appear in the query
     /// (https://docs.oasis-open.org/security/saml/v2.0/saml-bindings-2.0-os.pdf, section 3.4.4.1).
     func location(relayState: String?, key: PrivateKey, method: XMLSignatureMethod) throws(XMLError) -> String {
+        let encoded = { (value: String) in PercentEncoding.encode(value, spaceAsPlus: true) }
         let message = Base64URL.encodeStandard(try RawDeflate.deflate(Array(xml.utf8)))
-        let signedText = RedirectSignature.signedText(message: ("SAMLResponse", Self.encoded(message)),
-                                                      relayState: relayState.map(Self.encoded), sigAlg: Self.encoded(method.signatureURI))
+        let signedText = RedirectSignature.signedText(message: ("SAMLResponse", encoded(message)),
+                                                      relayState: relayState.map(encoded), sigAlg: encoded(method.signatureURI))
         let signature: [UInt8]
         do { signature = try RedirectSignature.sign(signedText: signedText, key: key, method: method) } catch {
             throw XMLError("the LogoutResponse could not be signed: \(error)")
         }
         let separator = destination.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
-        return destination + separator + signedText + "&Signature=" + Self.encoded(Base64URL.encodeStandard(signature))
-    }
-
-    /// `value` as a query component, as form encoding writes it (a space as `+`).
-    static func encoded(_ value: String) -> String {
-        var out: [UInt8] = []
-        PercentEncoding.append(value.utf8, to: &out, spaceAsPlus: true)
-        return String(decoding: out, as: UTF8.self)
+        return destination + separator + signedText + "&Signature=" + encoded(Base64URL.encodeStandard(signature))
     }
 }
 
